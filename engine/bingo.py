@@ -275,6 +275,7 @@ class BingoDeal(Deal):
         lead = self.lead
         winner = seat if BEATS[trump][lead] & BIT[reply] else leader
         self._settle_trick(leader, lead, reply, winner)
+        self.captured[winner] |= BIT[lead] | BIT[reply]
         self.tricks[winner] += 1
         pts = POINTS[trump]
         gain = pts[lead] + pts[reply]

@@ -260,8 +260,6 @@ class Deal:
         return self.score[award.seat] >= self.target
 
     def _settle_trick(self, leader: int, lead: int, reply: int, winner: int) -> None:
-        both = (1 << lead) | (1 << reply)
-        self.captured[winner] |= both
         self.last_trick = (leader, lead, reply, winner)
         self.lead = -1
         self.turn = winner

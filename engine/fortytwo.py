@@ -123,9 +123,11 @@ class FortyTwoDeal(Deal):
     game = "42"
     rules: FortyTwoRules
 
-    __slots__ = ("bid", "bids", "declarer", "draw_tricks", "phase", "trump")
+    __slots__ = ("bid", "bids", "declarer", "draw_captured", "draw_tricks", "phase", "trump")
 
     phase: Phase
+    draw_captured: list[int]
+    """Tiles taken in the draw phase (they score nothing); ``captured`` is the play phase's."""
     draw_tricks: list[int]
     bids: list[int]
     """The bidding in order; 0 is a pass."""
@@ -138,6 +140,7 @@ class FortyTwoDeal(Deal):
 
     def _start(self) -> None:
         self.phase = Phase.DRAW
+        self.draw_captured = [0, 0]
         self.draw_tricks = [0, 0]
         self.bids = []
         self.bid = 0
@@ -252,6 +255,7 @@ class FortyTwoDeal(Deal):
         lead = self.lead
         winner = seat if DRAW_BEATS[lead] & BIT[reply] else leader
         self._settle_trick(leader, lead, reply, winner)
+        self.draw_captured[winner] |= BIT[lead] | BIT[reply]
         self.draw_tricks[winner] += 1
         loser = 1 - winner
         self.hands[loser] |= BIT[self.stock[self.drawn]]
@@ -266,6 +270,7 @@ class FortyTwoDeal(Deal):
         lead = self.lead
         winner = seat if PLAY_BEATS[self.trump][lead] & BIT[reply] else leader
         self._settle_trick(leader, lead, reply, winner)
+        self.captured[winner] |= BIT[lead] | BIT[reply]
         self.tricks[winner] += 1
         self.points[winner] += 1 + COUNT[lead] + COUNT[reply]
         if not self.hands[0] and not self.hands[1]:
@@ -279,9 +284,13 @@ class FortyTwoDeal(Deal):
 
     # -- what a seat sees ----------------------------------------------------
 
-    def in_play_count(self) -> int:
-        """Count points of the tiles still in the hands (all of them once the draw phase is over)."""
-        return sum(COUNT[t] for t in range(TILE_COUNT) if BIT[t] & (self.hands[0] | self.hands[1]))
+    def tile_places(self) -> list[int]:
+        return [*super().tile_places(), *self.draw_captured]
+
+    def count_in_play(self) -> int:
+        """Count points of the tiles not taken in the draw phase (what the play phase can score)."""
+        taken = self.draw_captured[0] | self.draw_captured[1]
+        return sum(COUNT[t] for t in range(TILE_COUNT) if not BIT[t] & taken)
 
     def view(self, seat: int | None) -> FortyTwoView:
         over = self.end is not None

@@ -1,0 +1,125 @@
+"""Shared tools of the engine tests: building deals from notation, the section 3 invariants."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from engine import BingoDeal, Deal, FortyTwoDeal, Tile, find_preset
+from engine.bingo import POINTS, oracle
+from engine.fortytwo import COUNT, Phase
+from engine.tiles import BIT, FULL_SET, TILE_COUNT, indices, parse_index, parse_mask
+
+
+def deal_from(
+    preset: str,
+    hands: tuple[str, str],
+    stock: str,
+    first: int = 0,
+    *,
+    score: tuple[int, int] = (0, 0),
+    target: int | None = None,
+) -> Deal:
+    """A deal from notation: ``hands=("66 54 ...", "...")``, ``stock="20 ... 62"`` (drawing order)."""
+    rules = find_preset(preset)
+    cls = BingoDeal if rules.game == "bingo" else FortyTwoDeal
+    masks = (parse_mask(hands[0].split()), parse_mask(hands[1].split()))
+    order = tuple(parse_index(t) for t in stock.split())
+    return cls(rules, masks, order, first, score=score, target=target)
+
+
+def play(deal: Deal, actions: str) -> Deal:
+    """Play space-separated actions in order (checked), returning the same deal."""
+    for text in actions.split():
+        deal.play(text)
+    return deal
+
+
+def _tiles_in(value: Any) -> Iterator[Tile]:
+    if isinstance(value, Tile):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _tiles_in(getattr(value, f.name))
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _tiles_in(v)
+
+
+def visible_tiles(view: Any, *, skip_hand: bool = True) -> set[int]:
+    """Indices of every tile a view shows, its own hand left out."""
+    shown: set[int] = set()
+    for f in dataclasses.fields(view):
+        if skip_hand and f.name == "hand":
+            continue
+        shown.update(t.index for t in _tiles_in(getattr(view, f.name)))
+    return shown
+
+
+def check_invariants(deal: Deal) -> None:
+    """RULES.md section 3, asserted on the deal as it stands."""
+    places = deal.tile_places()
+    union = 0
+    for mask in places:
+        assert union & mask == 0, "a tile is in two places"
+        union |= mask
+    assert union == FULL_SET, "a tile is missing"
+    if isinstance(deal, BingoDeal):
+        _check_bingo(deal)
+    else:
+        assert isinstance(deal, FortyTwoDeal)
+        _check_fortytwo(deal)
+    _check_views(deal)
+    assert Deal.from_record(deal.record()) == deal, "replaying the record gives another state"
+
+
+def _check_bingo(deal: BingoDeal) -> None:
+    if deal.end is None and deal.lead < 0 and not deal.choosing and deal.closed_by < 0 and deal.reserve:
+        assert deal.hands[0].bit_count() == deal.hands[1].bit_count() == 7
+    pts = POINTS[deal.trump]
+    captured = [sum(pts[t] for t in indices(deal.captured[s])) for s in (0, 1)]
+    uncaptured = sum(pts[t] for t in range(TILE_COUNT) if not BIT[t] & (deal.captured[0] | deal.captured[1]))
+    assert captured[0] + captured[1] + uncaptured == oracle(deal.trump)
+    for seat in (0, 1):
+        assert deal.points[seat] == captured[seat] + deal.claim_points_of(seat)
+
+
+def _check_fortytwo(deal: FortyTwoDeal) -> None:
+    if deal.phase is Phase.DRAW and deal.lead < 0:
+        assert deal.hands[0].bit_count() == deal.hands[1].bit_count() == 7
+    if deal.phase in (Phase.PLAY, Phase.OVER) and deal.trump >= 0:
+        for seat in (0, 1):
+            counted = sum(COUNT[t] for t in indices(deal.captured[seat]))
+            assert deal.points[seat] == deal.tricks[seat] + counted
+        assert sum(deal.points) <= 7 + deal.count_in_play() <= 42
+        if deal.end is not None:
+            assert sum(deal.tricks) == 7
+            assert sum(deal.points) == 7 + deal.count_in_play()
+    else:
+        assert deal.points == [0, 0] and deal.tricks == [0, 0] and deal.captured == [0, 0]
+
+
+def _check_views(deal: Deal) -> None:
+    stock = deal.reserve
+    face_up = -1
+    if isinstance(deal, BingoDeal) and deal.closed_by < 0 and stock:
+        face_up = deal.indicator
+    hidden_stock = {t for t in stock if t != face_up}
+    revealed: set[int] = set()
+    if isinstance(deal, BingoDeal):
+        for _, mask, _ in deal.claims:
+            revealed.update(indices(mask))
+    for seat in (None, 0, 1):
+        view = deal.view(seat)
+        shown = visible_tiles(view)
+        assert not shown & hidden_stock, "a view shows a hidden tile of the stock"
+        for other in (0, 1):
+            if other == seat:
+                continue
+            leaked = shown & set(indices(deal.hands[other])) - revealed
+            assert not leaked, f"view of seat {seat} shows tiles of hand {other}: {leaked}"
+        if seat is None:
+            assert view.hand == ()
+        else:
+            assert {t.index for t in view.hand} == set(indices(deal.hands[seat]))
