@@ -1,0 +1,1 @@
+"""The Telegram bot: aiogram routers, rendering, and the match service over Redis."""

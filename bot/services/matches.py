@@ -1,0 +1,541 @@
+"""The match service: every handler's one door to matches, challenges and results.
+
+Correct under concurrency first: each move is checked against the engine and
+written with a compare-and-set on the match version (a Lua script), so a move
+is never applied twice and never lost. Fast second: the last record this
+process wrote is kept in memory, so a move usually costs one round trip (the
+script); when another writer got there first, the script answers with the
+current record and the move is checked again on it (a bounded retry).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
+
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from bot.services.models import (
+    Challenge,
+    ChatSettings,
+    Finish,
+    Lang,
+    MatchRecord,
+    Messages,
+    MoveResult,
+    Player,
+    Rejection,
+    Standing,
+    Status,
+    Summary,
+    UserProfile,
+    UserStats,
+)
+from bot.storage import scripts
+from bot.storage.codec import StoredDeal
+from bot.storage.keys import GLOBAL, Keys, chat_scope
+from engine import PRESETS, Action, IllegalAction, Match, Refusal, find_preset
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+RECENT_REQUESTS = 6
+MAX_ATTEMPTS = 5
+CHAT_HISTORY = 50
+USER_HISTORY = 20
+
+
+class ServiceError(Exception):
+    """Base of the service's typed errors."""
+
+
+class Rejected(ServiceError):
+    """The request was refused and nothing changed."""
+
+    def __init__(self, reason: Rejection, refusal: Refusal | None = None) -> None:
+        super().__init__(reason.value if refusal is None else f"{reason.value}: {refusal.value}")
+        self.reason = reason
+        self.refusal = refusal
+
+
+class StorageUnavailable(ServiceError):
+    """Redis did not answer (after the client's own retries)."""
+
+
+class MatchService:
+    """Matches, challenges, settings, profiles and results over one Redis."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        prefix: str = "dom",
+        active_ttl: int = 14 * 86400,
+        finished_ttl: int = 2 * 86400,
+        challenge_ttl: int = 300,
+        elo_k: int = 32,
+        elo_start: int = 1500,
+        cache_size: int = 4096,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.redis = redis
+        self.keys = Keys(prefix)
+        self.active_ttl = active_ttl
+        self.finished_ttl = finished_ttl
+        self.challenge_ttl = challenge_ttl
+        self.elo_k = elo_k
+        self.elo_start = elo_start
+        self.clock = clock
+        self._cache: OrderedDict[str, tuple[MatchRecord, Match]] = OrderedDict()
+        self._cache_size = cache_size
+        self._move = redis.register_script(scripts.MOVE)
+        self._finish = redis.register_script(scripts.FINISH)
+        self._accept = redis.register_script(scripts.ACCEPT)
+        self._open = redis.register_script(scripts.OPEN)
+
+    async def _call(self, op: Awaitable[T]) -> T:
+        try:
+            return await op
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise StorageUnavailable(str(exc)) from exc
+
+    # -- matches: reading ----------------------------------------------------
+
+    def _remember(self, record: MatchRecord, match: Match) -> None:
+        self._cache[record.id] = (record, match)
+        self._cache.move_to_end(record.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _decode(self, data: bytes | str) -> tuple[MatchRecord, Match]:
+        record = MatchRecord.model_validate_json(data)
+        match = record.match()
+        self._remember(record, match)
+        return record, match
+
+    async def _load(self, match_id: str) -> tuple[MatchRecord, Match]:
+        cached = self._cache.get(match_id)
+        if cached is not None:
+            return cached
+        data = await self._call(self.redis.hget(self.keys.match(match_id), "d"))
+        if data is None:
+            raise Rejected(Rejection.NO_MATCH)
+        return self._decode(data)
+
+    async def get(self, match_id: str) -> tuple[MatchRecord, Match]:
+        """The match as stored now (always read from Redis)."""
+        self._cache.pop(match_id, None)
+        return await self._load(match_id)
+
+    async def active_match(self, chat_id: int, user_id: int) -> str | None:
+        """The id of the user's active match in the chat, if any."""
+        value = await self._call(self.redis.get(self.keys.active(chat_id, user_id)))
+        return None if value is None else _text(value)
+
+    async def chat_matches(self, chat_id: int) -> list[str]:
+        ids = await self._call(self.redis.smembers(self.keys.chat_matches(chat_id)))
+        return sorted(_text(i) for i in ids)
+
+    async def user_matches(self, user_id: int) -> list[str]:
+        ids = await self._call(self.redis.smembers(self.keys.user_matches(user_id)))
+        return sorted(_text(i) for i in ids)
+
+    async def messages(self, match_id: str) -> Messages:
+        data = await self._call(self.redis.hget(self.keys.match(match_id), "m"))
+        return Messages() if data is None else Messages.model_validate_json(data)
+
+    async def set_messages(self, match_id: str, messages: Messages) -> None:
+        """Message ids are not versioned: storing them never makes a button stale."""
+        await self._call(self.redis.hset(self.keys.match(match_id), "m", messages.model_dump_json()))
+
+    # -- matches: moves ------------------------------------------------------
+
+    async def submit(
+        self,
+        match_id: str,
+        user_id: int,
+        action: Action | str,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> MoveResult:
+        """Apply one player's action, exactly once.
+
+        ``version`` is the match version the button was made for (a press on an
+        older message is STALE); ``request_id`` (the callback query id) makes a
+        repeated delivery a no-op answered as ``duplicate``.
+        """
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except ValueError:
+                raise Rejected(Rejection.ILLEGAL) from None
+        for _ in range(MAX_ATTEMPTS):
+            record, match = await self._load(match_id)
+            if request_id is not None and request_id in record.recent:
+                return MoveResult(record, match, duplicate=True)
+            if record.status is not Status.ACTIVE:
+                raise Rejected(Rejection.MATCH_OVER)
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise Rejected(Rejection.NOT_A_PLAYER)
+            if version is not None and version != record.version:
+                raise Rejected(Rejection.STALE)
+            if match.turn != seat:
+                raise Rejected(Rejection.NOT_YOUR_TURN)
+            after = match.copy()
+            try:
+                finished_deal = after.play(action, seat)
+            except IllegalAction as exc:
+                raise Rejected(Rejection.ILLEGAL, exc.reason) from None
+            update: dict[str, Any] = {"deal": StoredDeal.of(after)}
+            if after.is_over:
+                update.update(status=Status.FINISHED, winner=after.winner, finish=Finish.TARGET)
+            result = await self._commit(record, after, update, request_id)
+            if result is not None:
+                result.finished_deal = finished_deal
+                return result
+        raise Rejected(Rejection.BUSY)
+
+    async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
+        """End the user's match with a loss for them."""
+        for _ in range(MAX_ATTEMPTS):
+            record, match = await self._load(match_id)
+            if request_id is not None and request_id in record.recent:
+                return MoveResult(record, match, duplicate=True)
+            if record.status is not Status.ACTIVE:
+                raise Rejected(Rejection.MATCH_OVER)
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise Rejected(Rejection.NOT_A_PLAYER)
+            update = {"status": Status.FINISHED, "winner": 1 - seat, "finish": Finish.SURRENDER}
+            result = await self._commit(record, match, update, request_id)
+            if result is not None:
+                return result
+        raise Rejected(Rejection.BUSY)
+
+    async def abandon(self, match_id: str) -> MatchRecord:
+        """Drop an active match without a result (it then expires like a finished one)."""
+        for _ in range(MAX_ATTEMPTS):
+            record, match = await self._load(match_id)
+            if record.status is not Status.ACTIVE:
+                raise Rejected(Rejection.MATCH_OVER)
+            result = await self._commit(record, match, {"status": Status.ABANDONED}, None)
+            if result is not None:
+                return result.record
+        raise Rejected(Rejection.BUSY)
+
+    async def _commit(
+        self, record: MatchRecord, match: Match, update: dict[str, Any], request_id: str | None
+    ) -> MoveResult | None:
+        """Write ``record`` with ``update`` if its version is still current.
+
+        Returns None when another writer moved the version on (the cache then
+        holds the current record and the caller checks its move again).
+        """
+        recent = record.recent if request_id is None else [*record.recent, request_id][-RECENT_REQUESTS:]
+        new = record.model_copy(
+            update={**update, "version": record.version + 1, "updated": self.clock(), "recent": recent}
+        )
+        data = new.model_dump_json()
+        k = self.keys
+        key = k.match(record.id)
+        a, b = record.players
+        cas = [str(record.version), str(new.version), data]
+        summary: Summary | None = None
+        if new.status is Status.ACTIVE:
+            answer = await self._call(
+                self._move(
+                    keys=[key, k.active(record.chat_id, a.id), k.active(record.chat_id, b.id)],
+                    args=[*cas, self.active_ttl],
+                )
+            )
+        else:
+            counted = new.status is Status.FINISHED and new.winner is not None
+            winner_seat = new.winner if new.winner is not None else 0
+            w, lo = record.players[winner_seat], record.players[1 - winner_seat]
+            if counted:
+                summary = Summary(
+                    id=record.id,
+                    chat_id=record.chat_id,
+                    preset=match.rules.name,
+                    players=record.players,
+                    score=match.score,
+                    winner=winner_seat,
+                    finish=new.finish or Finish.TARGET,
+                    finished=new.updated,
+                )
+            partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change"})[:-1]
+            chat, glob = chat_scope(record.chat_id), GLOBAL
+            answer = await self._call(
+                self._finish(
+                    keys=[
+                        key,
+                        k.active(record.chat_id, a.id),
+                        k.active(record.chat_id, b.id),
+                        k.chat_matches(record.chat_id),
+                        k.user_matches(a.id),
+                        k.user_matches(b.id),
+                        k.stats(chat, w.id),
+                        k.stats(chat, lo.id),
+                        k.leaderboard(chat),
+                        k.stats(glob, w.id),
+                        k.stats(glob, lo.id),
+                        k.leaderboard(glob),
+                        k.chat_history(record.chat_id),
+                        k.user_history(w.id),
+                        k.user_history(lo.id),
+                    ],
+                    args=[
+                        *cas,
+                        self.finished_ttl,
+                        "1" if counted else "0",
+                        record.id,
+                        w.id,
+                        lo.id,
+                        self.elo_k,
+                        self.elo_start,
+                        match.rules.game,
+                        w.name,
+                        lo.name,
+                        partial,
+                        CHAT_HISTORY,
+                        USER_HISTORY,
+                    ],
+                )
+            )
+        status = int(answer[0])
+        if status == 1:
+            if summary is not None:
+                summary.rating_change = int(answer[1])
+            self._remember(new, match)
+            return MoveResult(new, match, summary=summary)
+        if status == 0:
+            self._decode(answer[2])
+            return None
+        self._cache.pop(record.id, None)
+        raise Rejected(Rejection.NO_MATCH)
+
+    # -- challenges ----------------------------------------------------------
+
+    async def open_challenge(
+        self,
+        chat_id: int,
+        creator: Player,
+        preset: str,
+        lang: Lang,
+        *,
+        target: int | None = None,
+        opponent_id: int | None = None,
+    ) -> Challenge:
+        """Open a challenge in a chat; one per creator and chat, none while the creator plays there."""
+        rules = find_preset(preset)
+        now = self.clock()
+        challenge = Challenge(
+            id=secrets.token_urlsafe(6),
+            chat_id=chat_id,
+            creator=creator,
+            opponent_id=opponent_id,
+            preset=rules.name,
+            target=target or rules.target,
+            lang=lang,
+            created=now,
+            expires=now + self.challenge_ttl,
+        )
+        k = self.keys
+        answer = await self._call(
+            self._open(
+                keys=[
+                    k.challenge(challenge.id),
+                    k.chat_challenge(chat_id, creator.id),
+                    k.active(chat_id, creator.id),
+                ],
+                args=[challenge.id, challenge.model_dump_json(), self.challenge_ttl],
+            )
+        )
+        if int(answer[0]) == -2:
+            raise Rejected(Rejection.ALREADY_PLAYING)
+        if int(answer[0]) == -1:
+            raise Rejected(Rejection.CHALLENGE_OPEN)
+        return challenge
+
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        data = await self._call(self.redis.get(self.keys.challenge(challenge_id)))
+        return None if data is None else Challenge.model_validate_json(data)
+
+    async def open_challenge_of(self, chat_id: int, user_id: int) -> Challenge | None:
+        value = await self._call(self.redis.get(self.keys.chat_challenge(chat_id, user_id)))
+        return None if value is None else await self.challenge(_text(value))
+
+    async def set_challenge_message(self, challenge: Challenge, message_id: int) -> Challenge:
+        """Remember the group message of a challenge (keeping its expiry)."""
+        updated = challenge.model_copy(update={"message_id": message_id})
+        await self._call(
+            self.redis.set(self.keys.challenge(challenge.id), updated.model_dump_json(), xx=True, keepttl=True)
+        )
+        return updated
+
+    async def withdraw(self, challenge_id: str, user_id: int, *, admin: bool = False) -> Challenge:
+        """Remove an open challenge (its creator, or a group admin)."""
+        challenge = await self.challenge(challenge_id)
+        if challenge is None:
+            raise Rejected(Rejection.NO_CHALLENGE)
+        if challenge.creator.id != user_id and not admin:
+            raise Rejected(Rejection.NOT_ALLOWED)
+        k = self.keys
+        await self._call(
+            self.redis.delete(k.challenge(challenge_id), k.chat_challenge(challenge.chat_id, challenge.creator.id))
+        )
+        return challenge
+
+    async def accept(self, challenge_id: str, joiner: Player, *, seed: int | None = None) -> MatchRecord:
+        """Join a challenge: the challenge is consumed and the match created, atomically."""
+        k = self.keys
+        raw = await self._call(self.redis.get(k.challenge(challenge_id)))
+        if raw is None:
+            raise Rejected(Rejection.NO_CHALLENGE)
+        challenge = Challenge.model_validate_json(raw)
+        if challenge.creator.id == joiner.id:
+            raise Rejected(Rejection.OWN_CHALLENGE)
+        if challenge.opponent_id is not None and challenge.opponent_id != joiner.id:
+            raise Rejected(Rejection.NOT_INVITED)
+        match = Match.new(challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target)
+        now = self.clock()
+        record = MatchRecord(
+            id=secrets.token_urlsafe(8),
+            chat_id=challenge.chat_id,
+            players=(challenge.creator, joiner),
+            lang=challenge.lang,
+            created=now,
+            updated=now,
+            deal=StoredDeal.of(match),
+        )
+        chat = challenge.chat_id
+        answer = await self._call(
+            self._accept(
+                keys=[
+                    k.challenge(challenge_id),
+                    k.chat_challenge(chat, challenge.creator.id),
+                    k.match(record.id),
+                    k.active(chat, challenge.creator.id),
+                    k.active(chat, joiner.id),
+                    k.chat_matches(chat),
+                    k.user_matches(challenge.creator.id),
+                    k.user_matches(joiner.id),
+                ],
+                args=[raw, record.id, record.model_dump_json(), self.active_ttl],
+            )
+        )
+        if int(answer[0]) == -1:
+            raise Rejected(Rejection.NO_CHALLENGE)
+        if int(answer[0]) == -2:
+            raise Rejected(Rejection.ALREADY_PLAYING)
+        self._remember(record, match)
+        return record
+
+    # -- settings, profiles, updates -------------------------------------------
+
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        data = await self._call(self.redis.hgetall(self.keys.chat_settings(chat_id)))
+        return ChatSettings.model_validate({_text(a): _text(b) for a, b in data.items()})
+
+    async def update_chat_settings(self, chat_id: int, **changes: Any) -> ChatSettings:
+        settings = (await self.chat_settings(chat_id)).model_copy(update=changes)
+        ChatSettings.model_validate(settings.model_dump())
+        if settings.preset not in PRESETS:
+            raise ValueError(f"unknown preset {settings.preset}")
+        mapping: dict[Any, Any] = {k: str(v) for k, v in settings.model_dump().items() if v is not None}
+        key = self.keys.chat_settings(chat_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            pipe.hset(key, mapping=mapping)
+            await self._call(pipe.execute())
+        return settings
+
+    async def profile(self, user_id: int) -> UserProfile:
+        data = await self._call(self.redis.hgetall(self.keys.profile(user_id)))
+        fields = {_text(a): _text(b) for a, b in data.items()}
+        return UserProfile.model_validate({"id": user_id, **fields, "started": fields.get("started") == "1"})
+
+    async def update_profile(
+        self, user_id: int, *, name: str | None = None, lang: Lang | None = None, started: bool | None = None
+    ) -> None:
+        mapping: dict[Any, Any] = {}
+        if name is not None:
+            mapping["name"] = name
+        if lang is not None:
+            mapping["lang"] = lang
+        if started is not None:
+            mapping["started"] = "1" if started else "0"
+        if mapping:
+            await self._call(self.redis.hset(self.keys.profile(user_id), mapping=mapping))
+
+    async def first_delivery(self, update_id: int, ttl: int = 86400) -> bool:
+        """True the first time an update id is seen (Telegram may deliver one twice)."""
+        return bool(await self._call(self.redis.set(self.keys.update(update_id), "1", nx=True, ex=ttl)))
+
+    # -- results ---------------------------------------------------------------
+
+    async def leaderboard(self, chat_id: int | None, limit: int = 10) -> list[Standing]:
+        """The best ``limit`` by rating, in a chat or (``None``) across all chats."""
+        scope = GLOBAL if chat_id is None else chat_scope(chat_id)
+        rows = await self._call(self.redis.zrevrange(self.keys.leaderboard(scope), 0, limit - 1))
+        return [await self._standing(scope, int(cast(bytes, uid)), rank) for rank, uid in enumerate(rows, 1)]
+
+    async def rank_of(self, chat_id: int | None, user_id: int) -> Standing | None:
+        scope = GLOBAL if chat_id is None else chat_scope(chat_id)
+        rank = await self._call(self.redis.zrevrank(self.keys.leaderboard(scope), user_id))
+        return None if rank is None else await self._standing(scope, user_id, cast(int, rank) + 1)
+
+    async def _standing(self, scope: str, user_id: int, rank: int) -> Standing:
+        data = await self._stats_hash(scope, user_id)
+        return Standing(
+            rank=rank,
+            user_id=user_id,
+            name=data.get("name", ""),
+            rating=int(data.get("rating", self.elo_start)),
+            played=int(data.get("played", 0)),
+            won=int(data.get("won", 0)),
+            lost=int(data.get("lost", 0)),
+        )
+
+    async def _stats_hash(self, scope: str, user_id: int) -> dict[str, str]:
+        data = await self._call(self.redis.hgetall(self.keys.stats(scope, user_id)))
+        return {_text(a): _text(b) for a, b in data.items()}
+
+    async def stats(self, user_id: int, chat_id: int | None = None) -> UserStats:
+        data = await self._stats_hash(GLOBAL if chat_id is None else chat_scope(chat_id), user_id)
+        per_game = {
+            name[len("played:") :]: (int(value), int(data.get("won:" + name[len("played:") :], 0)))
+            for name, value in data.items()
+            if name.startswith("played:")
+        }
+        return UserStats(
+            user_id=user_id,
+            played=int(data.get("played", 0)),
+            won=int(data.get("won", 0)),
+            lost=int(data.get("lost", 0)),
+            rating=int(data.get("rating", self.elo_start)),
+            streak=int(data.get("streak", 0)),
+            best_streak=int(data.get("best", 0)),
+            per_game=per_game,
+        )
+
+    async def history(
+        self, *, chat_id: int | None = None, user_id: int | None = None, limit: int = 10
+    ) -> list[Summary]:
+        key = self.keys.chat_history(chat_id) if chat_id is not None else self.keys.user_history(user_id or 0)
+        rows = await self._call(self.redis.lrange(key, 0, limit - 1))
+        return [Summary.model_validate(json.loads(row)) for row in rows]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

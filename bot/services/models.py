@@ -1,0 +1,187 @@
+"""What the match service stores and returns (pydantic models)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.storage.codec import StoredDeal
+from engine import Deal, Match
+
+Lang = Literal["ru", "pl"]
+LANGS: tuple[Lang, ...] = ("ru", "pl")
+
+
+class Player(BaseModel):
+    """A Telegram user in a match."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+
+
+class Status(enum.Enum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class Finish(enum.Enum):
+    """How a match ended."""
+
+    TARGET = "target"
+    """A player reached the target of game points."""
+    SURRENDER = "surrender"
+    """A player gave up."""
+
+
+class MatchRecord(BaseModel):
+    """One match as stored: the engine state plus who, where and in which language."""
+
+    id: str
+    chat_id: int
+    players: tuple[Player, Player]
+    lang: Lang
+    version: int = 0
+    status: Status = Status.ACTIVE
+    created: float
+    updated: float
+    deal: StoredDeal
+    recent: list[str] = Field(default_factory=list)
+    """The last few request ids (callback query ids) applied, newest last."""
+    winner: int | None = None
+    finish: Finish | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.id == user_id:
+                return seat
+        return None
+
+    @property
+    def game(self) -> str:
+        return self.match().rules.game
+
+    def match(self) -> Match:
+        """The engine match (decoded on each call: keep the result)."""
+        return self.deal.to_match()
+
+
+class Messages(BaseModel):
+    """Telegram message ids of a match: the group table and each seat's private panel."""
+
+    table: int | None = None
+    panels: tuple[int | None, int | None] = (None, None)
+
+
+class ChatSettings(BaseModel):
+    """Per-chat defaults."""
+
+    lang: Lang | None = None
+    """None until set: the bot then takes the creator's language."""
+    preset: str = "bingo"
+    target: int | None = None
+    """None: the preset's own target."""
+
+
+class UserProfile(BaseModel):
+    id: int
+    name: str = ""
+    lang: Lang | None = None
+    started: bool = False
+    """Whether the user has started the bot in private (so it may write to them)."""
+
+
+class Challenge(BaseModel):
+    """An open challenge in a group, waiting for a second player."""
+
+    id: str
+    chat_id: int
+    creator: Player
+    opponent_id: int | None = None
+    """Only this user may join (None: anyone)."""
+    preset: str
+    target: int
+    lang: Lang
+    created: float
+    expires: float
+    message_id: int | None = None
+
+
+class Rejection(enum.Enum):
+    """Why the service refused a request; nothing was changed."""
+
+    NO_MATCH = "no_match"
+    MATCH_OVER = "match_over"
+    NOT_A_PLAYER = "not_a_player"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL = "illegal"
+    STALE = "stale"
+    """The button's version is not the match's: the press came from an old message."""
+    DUPLICATE = "duplicate"
+    """This request id was already applied."""
+    BUSY = "busy"
+    """Too many concurrent writers; the bounded retry gave up."""
+    NO_CHALLENGE = "no_challenge"
+    OWN_CHALLENGE = "own_challenge"
+    NOT_INVITED = "not_invited"
+    ALREADY_PLAYING = "already_playing"
+    CHALLENGE_OPEN = "challenge_open"
+    """The creator already has an open challenge in this chat."""
+    NOT_ALLOWED = "not_allowed"
+
+
+class Standing(BaseModel):
+    """One row of a leaderboard."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: int
+    played: int
+    won: int
+    lost: int
+
+
+class UserStats(BaseModel):
+    user_id: int
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    rating: int
+    streak: int = 0
+    best_streak: int = 0
+    per_game: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    """game -> (played, won)."""
+
+
+class Summary(BaseModel):
+    """A finished match as the history lists it."""
+
+    id: str
+    chat_id: int
+    preset: str
+    players: tuple[Player, Player]
+    score: tuple[int, int]
+    winner: int
+    finish: Finish
+    finished: float
+    rating_change: int = 0
+    """Points the winner took from the loser in this chat's rating."""
+
+
+@dataclass
+class MoveResult:
+    """An applied move: the record after it and, when a deal ended, that deal."""
+
+    record: MatchRecord
+    match: Match
+    finished_deal: Deal | None = None
+    summary: Summary | None = None
+    """Set when the move finished the match."""
+    duplicate: bool = False
+    """The same request had been applied before; nothing changed now."""

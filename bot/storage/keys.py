@@ -1,0 +1,69 @@
+"""Every Redis key the bot uses, in one place.
+
+A match's own keys carry the hash tag ``{m:<id>}`` so that a Redis Cluster
+keeps them in one slot. All keys start with a prefix (tests take their own).
+"""
+
+from __future__ import annotations
+
+
+class Keys:
+    def __init__(self, prefix: str = "dom") -> None:
+        self.prefix = prefix
+
+    def match(self, match_id: str) -> str:
+        """Hash: ``v`` version, ``d`` the match record (JSON), ``m`` message ids (JSON)."""
+        return f"{self.prefix}:{{m:{match_id}}}"
+
+    def active(self, chat_id: int, user_id: int) -> str:
+        """String: the id of the user's active match in the chat (one at most)."""
+        return f"{self.prefix}:act:{chat_id}:{user_id}"
+
+    def chat_matches(self, chat_id: int) -> str:
+        """Set: ids of the active matches of a chat."""
+        return f"{self.prefix}:actc:{chat_id}"
+
+    def user_matches(self, user_id: int) -> str:
+        """Set: ids of the active matches of a user."""
+        return f"{self.prefix}:actu:{user_id}"
+
+    def challenge(self, challenge_id: str) -> str:
+        """String (JSON) with a TTL: an open challenge."""
+        return f"{self.prefix}:ch:{challenge_id}"
+
+    def chat_challenge(self, chat_id: int, user_id: int) -> str:
+        """String with a TTL: the id of the user's open challenge in the chat."""
+        return f"{self.prefix}:chu:{chat_id}:{user_id}"
+
+    def chat_settings(self, chat_id: int) -> str:
+        return f"{self.prefix}:chat:{chat_id}"
+
+    def profile(self, user_id: int) -> str:
+        return f"{self.prefix}:user:{user_id}"
+
+    def stats(self, scope: str, user_id: int) -> str:
+        """Hash: played, won, lost, rating, streak, best, played:<game>, won:<game>."""
+        return f"{self.prefix}:st:{scope}:{user_id}"
+
+    def leaderboard(self, scope: str) -> str:
+        """Sorted set: user id by rating."""
+        return f"{self.prefix}:lb:{scope}"
+
+    def chat_history(self, chat_id: int) -> str:
+        """List (newest first): summaries of the chat's finished matches."""
+        return f"{self.prefix}:hist:c:{chat_id}"
+
+    def user_history(self, user_id: int) -> str:
+        """List (newest first): summaries of the user's finished matches."""
+        return f"{self.prefix}:hist:u:{user_id}"
+
+    def update(self, update_id: int) -> str:
+        """String with a TTL: an update id already handled."""
+        return f"{self.prefix}:upd:{update_id}"
+
+
+GLOBAL = "all"
+
+
+def chat_scope(chat_id: int) -> str:
+    return f"c{chat_id}"

@@ -1,0 +1,123 @@
+"""Lua scripts: every write that must be atomic happens in one of these."""
+
+from __future__ import annotations
+
+# Compare-and-set on the match version. KEYS[1] the match hash.
+# ARGV: expected version, new version, new record, TTL seconds.
+# Returns {1} when written, {0, version, record} when the version moved on,
+# {-1} when the match is gone.
+_CAS = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {-1} end
+if v ~= ARGV[1] then return {0, v, redis.call('HGET', KEYS[1], 'd')} end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+"""
+
+MOVE = (
+    _CAS
+    + """
+-- KEYS[2], KEYS[3]: the players' active-match keys live as long as the match.
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+return {1}
+"""
+)
+
+# The move that ends a match (by reaching the target, surrender or abandon):
+# CAS, drop the active indexes, and, when ARGV[5] == '1', count the result
+# once in the chat's and the global tables.
+# KEYS: 1 match, 2-3 active keys of seat 0/1, 4 chat's active set,
+#       5-6 the players' active sets, 7-8 chat stats of winner/loser,
+#       9 chat leaderboard, 10-11 global stats of winner/loser,
+#       12 global leaderboard, 13 chat history, 14-15 histories of winner/loser.
+# ARGV: 1-4 as CAS, 5 count ('1'/'0'), 6 match id, 7 winner id, 8 loser id,
+#       9 K, 10 start rating, 11 game, 12 winner name, 13 loser name,
+#       14 summary JSON without its closing brace, 15 chat history length,
+#       16 user history length.
+# Returns {1, chat rating change, global rating change} or CAS's answers.
+FINISH = (
+    _CAS
+    + """
+for i = 2, 3 do
+  if redis.call('GET', KEYS[i]) == ARGV[6] then redis.call('DEL', KEYS[i]) end
+end
+redis.call('SREM', KEYS[4], ARGV[6])
+redis.call('SREM', KEYS[5], ARGV[6])
+redis.call('SREM', KEYS[6], ARGV[6])
+if ARGV[5] ~= '1' then return {1, 0, 0} end
+
+local K = tonumber(ARGV[9])
+local start = tonumber(ARGV[10])
+local game = ARGV[11]
+
+local function count(kw, kl, board)
+  local rw = tonumber(redis.call('HGET', kw, 'rating') or start)
+  local rl = tonumber(redis.call('HGET', kl, 'rating') or start)
+  local expected = 1 / (1 + 10 ^ ((rl - rw) / 400))
+  local d = math.floor(K * (1 - expected) + 0.5)
+  redis.call('HSET', kw, 'rating', rw + d, 'name', ARGV[12])
+  redis.call('HSET', kl, 'rating', rl - d, 'name', ARGV[13])
+  redis.call('HINCRBY', kw, 'played', 1)
+  redis.call('HINCRBY', kl, 'played', 1)
+  redis.call('HINCRBY', kw, 'won', 1)
+  redis.call('HINCRBY', kl, 'lost', 1)
+  redis.call('HINCRBY', kw, 'played:' .. game, 1)
+  redis.call('HINCRBY', kl, 'played:' .. game, 1)
+  redis.call('HINCRBY', kw, 'won:' .. game, 1)
+  local streak = redis.call('HINCRBY', kw, 'streak', 1)
+  if streak > tonumber(redis.call('HGET', kw, 'best') or 0) then
+    redis.call('HSET', kw, 'best', streak)
+  end
+  redis.call('HSET', kl, 'streak', 0)
+  redis.call('ZADD', board, rw + d, ARGV[7])
+  redis.call('ZADD', board, rl - d, ARGV[8])
+  return d
+end
+
+local dc = count(KEYS[7], KEYS[8], KEYS[9])
+local dg = count(KEYS[10], KEYS[11], KEYS[12])
+local summary = ARGV[14] .. ',"rating_change":' .. dc .. '}'
+redis.call('LPUSH', KEYS[13], summary)
+redis.call('LTRIM', KEYS[13], 0, tonumber(ARGV[15]) - 1)
+for i = 14, 15 do
+  redis.call('LPUSH', KEYS[i], summary)
+  redis.call('LTRIM', KEYS[i], 0, tonumber(ARGV[16]) - 1)
+end
+return {1, dc, dg}
+"""
+)
+
+# Accept a challenge: consume it and create the match with its indexes, or
+# refuse if either player is already in a match in this chat.
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3 match, 4-5 active keys
+#       of creator/joiner, 6 chat's active set, 7-8 their active sets.
+# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL.
+# Returns {1}, {-1} challenge gone or changed, {-2, who} already playing.
+ACCEPT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-2, 'creator'} end
+if redis.call('EXISTS', KEYS[5]) == 1 then return {-2, 'joiner'} end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[3], 'v', '0', 'd', ARGV[3])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+redis.call('SET', KEYS[4], ARGV[2], 'EX', ARGV[4])
+redis.call('SET', KEYS[5], ARGV[2], 'EX', ARGV[4])
+redis.call('SADD', KEYS[6], ARGV[2])
+redis.call('SADD', KEYS[7], ARGV[2])
+redis.call('SADD', KEYS[8], ARGV[2])
+return {1}
+"""
+
+# Open a challenge unless the creator has one open in this chat or is playing there.
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3 creator's active key.
+# ARGV: 1 challenge id, 2 challenge JSON, 3 TTL.
+# Returns {1}, {-1, open challenge id}, {-2} already playing.
+OPEN = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-2} end
+local open = redis.call('GET', KEYS[2])
+if open then return {-1, open} end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
+return {1}
+"""
