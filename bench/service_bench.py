@@ -34,7 +34,7 @@ async def _counting_send(self: Connection, command: Any, check_health: bool = Tr
     await _original_send(self, command, check_health)
 
 
-Connection.send_packed_command = _counting_send  # type: ignore[method-assign]
+Connection.send_packed_command = _counting_send  # type: ignore[method-assign,assignment]
 
 
 async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
@@ -52,7 +52,8 @@ async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
     async def move(svc: MatchService, match_id: str) -> None:
         record, match = await svc._load(match_id)
         seat = match.turn
-        assert seat is not None
+        if seat is None:
+            return
         action = rng.choice(match.legal_actions())
         await svc.submit(match_id, record.players[seat].id, action, version=record.version, request_id=uuid.uuid4().hex)
 
@@ -75,10 +76,14 @@ async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
 
     sizes = []
     for match_id in ids:
-        record, _ = await service.get(match_id)
+        record, match = await service.get(match_id)
+        if match.is_over:
+            continue
         keys = [service.keys.match(match_id)] + [service.keys.active(record.chat_id, p.id) for p in record.players]
         sizes.append(sum([await redis.memory_usage(k) or 0 for k in keys]))
-    match_only = [await redis.memory_usage(service.keys.match(m)) or 0 for m in ids]
+    match_only = [
+        await redis.memory_usage(service.keys.match(m)) or 0 for m in ids if await redis.exists(service.keys.match(m))
+    ]
 
     async for key in redis.scan_iter(match=f"{prefix}*"):
         await redis.delete(key)
