@@ -190,6 +190,10 @@ class Deal:
         """Why ``action`` is not legal now (called only for an illegal one)."""
         raise NotImplementedError
 
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may see (``None``: the table); the game's own view type."""
+        raise NotImplementedError
+
     def play(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` for the seat to act (checked against ``seat`` when given).
 

@@ -1,0 +1,82 @@
+"""The Redis behind the service tests: every test that takes ``service`` runs on fakeredis and on a real server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import uuid4
+
+import fakeredis
+import pytest
+import redis
+from redis.asyncio import Redis
+
+from bot.services.matches import MatchService
+from bot.storage.redis import create_redis
+
+REAL_URL = "redis://127.0.0.1:6379/0"
+
+
+class Backend:
+    """One Redis (fakeredis in this process, or the real server) and every client a test opened on it."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.prefix = f"test:{uuid4().hex}"
+        self._server = fakeredis.FakeServer() if kind == "fake" else None
+        self._clients: list[Redis] = []
+
+    def client(self) -> Redis:
+        """A new client of this Redis, with its own connections."""
+        client: Redis = (
+            create_redis(REAL_URL) if self._server is None else fakeredis.FakeAsyncRedis(server=self._server)
+        )
+        self._clients.append(client)
+        return client
+
+    def service(self, redis: Redis | None = None, **options: Any) -> MatchService:
+        """A new service (so an empty cache) under the test's prefix, on ``redis`` or on a new client."""
+        return MatchService(self.client() if redis is None else redis, prefix=self.prefix, **options)
+
+    async def close(self) -> None:
+        """Delete every key under the test's prefix, then close every client."""
+        cleaner = self.client()
+        keys = [key async for key in cleaner.scan_iter(match=f"{self.prefix}*", count=1000)]
+        if keys:
+            await cleaner.delete(*keys)
+        for client in self._clients:
+            await client.aclose()
+
+
+BACKEND = pytest.StashKey[Backend]()
+
+
+@pytest.fixture(scope="session")
+def real_redis() -> bool:
+    """Whether a Redis server answers a PING on 127.0.0.1:6379."""
+    client = redis.Redis.from_url(REAL_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
+    try:
+        return bool(client.ping())
+    except redis.exceptions.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+@pytest.fixture(params=["fake", "real"])
+async def service(request: pytest.FixtureRequest, real_redis: bool) -> AsyncIterator[MatchService]:
+    """A match service on fakeredis, then on the real Redis, under a prefix of the test's own."""
+    if request.param == "real" and not real_redis:
+        pytest.skip("no Redis server answers a PING on 127.0.0.1:6379")
+    backend = Backend(request.param)
+    request.node.stash[BACKEND] = backend
+    try:
+        yield backend.service()
+    finally:
+        await backend.close()
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest, service: MatchService) -> Backend:
+    """The Redis behind ``service``, for more clients and services on it."""
+    return request.node.stash[BACKEND]

@@ -1,0 +1,90 @@
+"""Shared tools of the service tests: players, starting a match, playing it, the result tables."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from bot.services.matches import MatchService
+from bot.services.models import MatchRecord, MoveResult, Player, Status
+from engine import Action, Match
+
+CHAT = -1001
+OTHER_CHAT = -1002
+ALA = Player(id=101, name="Ala")
+BOB = Player(id=102, name="Bob")
+CEZ = Player(id=103, name="Cez")
+STRANGER = 999
+
+
+async def start_match(
+    service: MatchService,
+    *,
+    creator: Player = ALA,
+    joiner: Player = BOB,
+    chat_id: int = CHAT,
+    preset: str = "bingo",
+    target: int | None = None,
+    seed: int = 1,
+) -> tuple[MatchRecord, Match]:
+    """Open a challenge and accept it: the new record and its engine match."""
+    challenge = await service.open_challenge(chat_id, creator, preset, "ru", target=target)
+    record = await service.accept(challenge.id, joiner, seed=seed)
+    return record, record.match()
+
+
+def to_move(record: MatchRecord, match: Match) -> Player:
+    """The player whose turn it is."""
+    assert match.turn is not None
+    return record.players[match.turn]
+
+
+def waiting(record: MatchRecord, match: Match) -> Player:
+    """The player whose turn it is not."""
+    assert match.turn is not None
+    return record.players[1 - match.turn]
+
+
+async def play_random(
+    service: MatchService, record: MatchRecord, match: Match, rng: random.Random, moves: int | None = None
+) -> MoveResult:
+    """Random legal moves (``moves`` of them, else to the end of the match); the last result."""
+    result: MoveResult | None = None
+    while not match.is_over and (moves is None or moves > 0):
+        action = rng.choice(match.legal_actions())
+        result = await service.submit(record.id, to_move(record, match).id, action, version=record.version)
+        record, match = result.record, result.match
+        moves = None if moves is None else moves - 1
+    assert result is not None
+    return result
+
+
+async def finish_by_play(service: MatchService, *, seed: int = 1, **options: Any) -> MoveResult:
+    """A whole match of random moves to a target of 1; the result of its last move."""
+    record, match = await start_match(service, target=1, seed=seed, **options)
+    result = await play_random(service, record, match, random.Random(seed))
+    assert result.record.status is Status.FINISHED
+    return result
+
+
+def elo_change(winner: int, loser: int, k: int = 32) -> int:
+    """The points the winner takes from the loser (rounded half up, as the Lua script does)."""
+    expected = 1 / (1 + 10 ** ((loser - winner) / 400))
+    return math.floor(k * (1 - expected) + 0.5)
+
+
+async def tables(service: MatchService, players: tuple[Player, ...], chat_id: int = CHAT) -> dict[str, Any]:
+    """Everything a finished match counts in: stats, leaderboards and histories of the chat and of all chats."""
+    return {
+        "chat_stats": [await service.stats(p.id, chat_id) for p in players],
+        "global_stats": [await service.stats(p.id) for p in players],
+        "chat_board": await service.leaderboard(chat_id),
+        "global_board": await service.leaderboard(None),
+        "chat_history": await service.history(chat_id=chat_id, limit=100),
+        "user_history": [await service.history(user_id=p.id, limit=100) for p in players],
+    }
+
+
+def notation(action: Action | str) -> str:
+    return action if isinstance(action, str) else action.notation()

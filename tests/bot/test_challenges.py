@@ -1,0 +1,241 @@
+"""Challenges: opening, accepting, withdrawing, expiring, and racing joiners."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.services.matches import MatchService, Rejected
+from bot.services.models import MatchRecord, Player, Rejection, Status
+from engine import Match
+from tests.bot.conftest import Backend
+from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, start_match
+
+DAN = Player(id=104, name="Dan")
+
+
+class TestOpenChallenge:
+    """open_challenge: one per creator and chat, none while the creator plays in that chat."""
+
+    async def test_stored(self, service: MatchService) -> None:
+        """An opened challenge reads back by its id and as the creator's open challenge in the chat."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo-classic", "pl", target=3)
+        assert (challenge.chat_id, challenge.creator, challenge.preset) == (CHAT, ALA, "bingo-classic")
+        assert (challenge.target, challenge.lang, challenge.opponent_id) == (3, "pl", None)
+        assert challenge.expires == challenge.created + service.challenge_ttl
+        assert await service.challenge(challenge.id) == challenge
+        assert await service.open_challenge_of(CHAT, ALA.id) == challenge
+        assert await service.open_challenge_of(CHAT, BOB.id) is None
+        assert await service.open_challenge_of(OTHER_CHAT, ALA.id) is None
+
+    @pytest.mark.parametrize(
+        ("preset", "target", "expected"),
+        [("bingo", None, 8), ("bingo-classic", None, 7), ("bingo-domino", None, 7), ("42", None, 7), ("42", 2, 2)],
+    )
+    async def test_target(self, service: MatchService, preset: str, target: int | None, expected: int) -> None:
+        """Without a target the challenge takes its preset's own."""
+        challenge = await service.open_challenge(CHAT, ALA, preset, "ru", target=target)
+        assert challenge.target == expected
+
+    async def test_second_in_chat(self, service: MatchService) -> None:
+        """A second challenge by the same creator in the same chat is CHALLENGE_OPEN and the first one stays."""
+        first = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        with pytest.raises(Rejected) as info:
+            await service.open_challenge(CHAT, ALA, "42", "ru")
+        assert info.value.reason is Rejection.CHALLENGE_OPEN
+        assert await service.open_challenge_of(CHAT, ALA.id) == first
+
+    async def test_others_may_open(self, service: MatchService) -> None:
+        """The same creator in another chat, and another creator in the same chat, may open their own."""
+        await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        elsewhere = await service.open_challenge(OTHER_CHAT, ALA, "bingo", "ru")
+        other = await service.open_challenge(CHAT, BOB, "bingo", "ru")
+        assert await service.open_challenge_of(OTHER_CHAT, ALA.id) == elsewhere
+        assert await service.open_challenge_of(CHAT, BOB.id) == other
+
+    async def test_while_playing(self, service: MatchService) -> None:
+        """A creator who plays in the chat gets ALREADY_PLAYING there but may challenge in another chat."""
+        await start_match(service)
+        for player in (ALA, BOB):
+            with pytest.raises(Rejected) as info:
+                await service.open_challenge(CHAT, player, "bingo", "ru")
+            assert info.value.reason is Rejection.ALREADY_PLAYING
+        assert (await service.open_challenge(OTHER_CHAT, ALA, "bingo", "ru")).chat_id == OTHER_CHAT
+
+    async def test_unknown_preset(self, service: MatchService) -> None:
+        """An unknown preset is refused before anything is stored."""
+        with pytest.raises(KeyError):
+            await service.open_challenge(CHAT, ALA, "poker", "ru")
+        assert await service.open_challenge_of(CHAT, ALA.id) is None
+
+    async def test_message_id(self, service: MatchService) -> None:
+        """The challenge's group message id is stored without changing the challenge's expiry."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        updated = await service.set_challenge_message(challenge, 77)
+        assert updated == challenge.model_copy(update={"message_id": 77})
+        assert await service.challenge(challenge.id) == updated
+        ttl = await service.redis.ttl(service.keys.challenge(challenge.id))
+        assert 0 < ttl <= service.challenge_ttl
+
+
+class TestAccept:
+    """accept: consumes the challenge and creates the match with its indexes, atomically."""
+
+    async def test_creates_match(self, service: MatchService) -> None:
+        """The match is the engine's match of the preset, seed and target, stored at version 0 and indexed."""
+        challenge = await service.open_challenge(CHAT, ALA, "42", "pl", target=3)
+        record = await service.accept(challenge.id, BOB, seed=5)
+        assert (record.chat_id, record.players, record.lang) == (CHAT, (ALA, BOB), "pl")
+        assert (record.version, record.status, record.recent, record.winner) == (0, Status.ACTIVE, [], None)
+        assert record.match() == Match.new("42", 5, 3)
+        assert await service.challenge(challenge.id) is None
+        assert await service.open_challenge_of(CHAT, ALA.id) is None
+        stored, match = await service.get(record.id)
+        assert stored == record
+        assert match == Match.new("42", 5, 3)
+        assert await service.active_match(CHAT, ALA.id) == record.id
+        assert await service.active_match(CHAT, BOB.id) == record.id
+        assert await service.active_match(OTHER_CHAT, ALA.id) is None
+        assert await service.chat_matches(CHAT) == [record.id]
+        assert await service.user_matches(ALA.id) == await service.user_matches(BOB.id) == [record.id]
+
+    async def test_own_challenge(self, service: MatchService) -> None:
+        """The creator cannot accept their own challenge, which stays open."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, ALA)
+        assert info.value.reason is Rejection.OWN_CHALLENGE
+        assert await service.challenge(challenge.id) == challenge
+
+    async def test_invited_only(self, service: MatchService) -> None:
+        """A challenge to one opponent refuses anyone else as NOT_INVITED and takes the invited one."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru", opponent_id=BOB.id)
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, CEZ)
+        assert info.value.reason is Rejection.NOT_INVITED
+        assert await service.challenge(challenge.id) == challenge
+        record = await service.accept(challenge.id, BOB)
+        assert record.players == (ALA, BOB)
+
+    async def test_unknown(self, service: MatchService) -> None:
+        """A challenge id that was never opened is NO_CHALLENGE."""
+        with pytest.raises(Rejected) as info:
+            await service.accept("nope", BOB)
+        assert info.value.reason is Rejection.NO_CHALLENGE
+
+    async def test_accepted_twice(self, service: MatchService) -> None:
+        """An accepted challenge is consumed: a second joiner gets NO_CHALLENGE."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        await service.accept(challenge.id, BOB)
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, CEZ)
+        assert info.value.reason is Rejection.NO_CHALLENGE
+
+    async def test_after_expiry(self, backend: Backend) -> None:
+        """A challenge past its TTL is gone: NO_CHALLENGE, and its creator may open a new one."""
+        service = backend.service(challenge_ttl=1)
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        await asyncio.sleep(1.2)
+        assert await service.challenge(challenge.id) is None
+        assert await service.open_challenge_of(CHAT, ALA.id) is None
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, BOB)
+        assert info.value.reason is Rejection.NO_CHALLENGE
+        assert await service.active_match(CHAT, BOB.id) is None
+        await service.open_challenge(CHAT, ALA, "bingo", "ru")
+
+    @pytest.mark.parametrize("joiners", [2, 8])
+    @pytest.mark.parametrize("shared", [True, False], ids=["one-instance", "own-instances"])
+    async def test_racing_joiners(self, backend: Backend, joiners: int, shared: bool) -> None:
+        """Joiners pressing at once: exactly one gets the match, every other one NO_CHALLENGE."""
+        opener = backend.service()
+        challenge = await opener.open_challenge(CHAT, ALA, "bingo", "ru")
+        people = [Player(id=200 + i, name=f"P{i}") for i in range(joiners)]
+        services = [opener if shared else backend.service() for _ in people]
+        results = await asyncio.gather(
+            *(s.accept(challenge.id, p) for s, p in zip(services, people, strict=True)), return_exceptions=True
+        )
+        won = [r for r in results if isinstance(r, MatchRecord)]
+        lost = [r for r in results if isinstance(r, Rejected)]
+        assert len(won) == 1
+        assert [r.reason for r in lost] == [Rejection.NO_CHALLENGE] * (joiners - 1)
+        record = won[0]
+        assert await opener.chat_matches(CHAT) == [record.id]
+        playing = [p for p in people if await opener.active_match(CHAT, p.id) is not None]
+        assert playing == [record.players[1]]
+
+    async def test_one_match_per_user_per_chat(self, service: MatchService) -> None:
+        """A player in a match cannot join another in the same chat (ALREADY_PLAYING) but may in another chat."""
+        record, _ = await start_match(service)
+        challenge = await service.open_challenge(CHAT, CEZ, "bingo", "ru")
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, ALA)
+        assert info.value.reason is Rejection.ALREADY_PLAYING
+        assert await service.challenge(challenge.id) == challenge
+        assert await service.active_match(CHAT, ALA.id) == record.id
+        other = await service.accept(challenge.id, DAN)
+        assert await service.chat_matches(CHAT) == sorted([record.id, other.id])
+        elsewhere = await service.open_challenge(OTHER_CHAT, CEZ, "bingo", "ru")
+        third = await service.accept(elsewhere.id, ALA)
+        assert await service.active_match(OTHER_CHAT, ALA.id) == third.id
+        assert await service.user_matches(ALA.id) == sorted([record.id, third.id])
+
+    async def test_creator_started_playing(self, service: MatchService) -> None:
+        """A challenge whose creator has since joined another match in the chat is ALREADY_PLAYING."""
+        mine = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        theirs = await service.open_challenge(CHAT, CEZ, "bingo", "ru")
+        await service.accept(theirs.id, ALA)
+        with pytest.raises(Rejected) as info:
+            await service.accept(mine.id, BOB)
+        assert info.value.reason is Rejection.ALREADY_PLAYING
+        assert await service.active_match(CHAT, BOB.id) is None
+
+
+class TestWithdraw:
+    """withdraw: by the creator or a group admin, nobody else."""
+
+    @pytest.mark.parametrize(
+        ("user", "admin"), [(ALA, False), (ALA, True), (BOB, True)], ids=["creator", "creator-admin", "admin"]
+    )
+    async def test_allowed(self, service: MatchService, user: Player, admin: bool) -> None:
+        """The challenge is gone: accepting it is NO_CHALLENGE and its creator may open a new one."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+        assert await service.withdraw(challenge.id, user.id, admin=admin) == challenge
+        assert await service.challenge(challenge.id) is None
+        assert await service.open_challenge_of(CHAT, ALA.id) is None
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, CEZ)
+        assert info.value.reason is Rejection.NO_CHALLENGE
+        await service.open_challenge(CHAT, ALA, "bingo", "ru")
+
+    async def test_not_allowed(self, service: MatchService) -> None:
+        """Anyone else gets NOT_ALLOWED and the challenge stays open."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru", opponent_id=BOB.id)
+        for user in (BOB, CEZ):
+            with pytest.raises(Rejected) as info:
+                await service.withdraw(challenge.id, user.id)
+            assert info.value.reason is Rejection.NOT_ALLOWED
+        assert await service.challenge(challenge.id) == challenge
+
+    async def test_unknown(self, service: MatchService) -> None:
+        """Withdrawing a challenge that is not open is NO_CHALLENGE."""
+        with pytest.raises(Rejected) as info:
+            await service.withdraw("nope", ALA.id)
+        assert info.value.reason is Rejection.NO_CHALLENGE
+
+    @pytest.mark.parametrize("accept_first", [True, False], ids=["accept-first", "withdraw-first"])
+    async def test_racing_accept(self, service: MatchService, accept_first: bool) -> None:
+        """A withdraw racing an accept: exactly one of them succeeds, the other is NO_CHALLENGE."""
+        for _ in range(5):
+            challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
+            accept = service.accept(challenge.id, BOB)
+            withdraw = service.withdraw(challenge.id, ALA.id)
+            calls = (accept, withdraw) if accept_first else (withdraw, accept)
+            results = await asyncio.gather(*calls, return_exceptions=True)
+            failed = [r for r in results if isinstance(r, BaseException)]
+            assert len(failed) == 1, results
+            assert isinstance(failed[0], Rejected) and failed[0].reason is Rejection.NO_CHALLENGE
+            match_id = await service.active_match(CHAT, ALA.id)
+            if match_id is not None:
+                await service.abandon(match_id)
