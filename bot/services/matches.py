@@ -149,12 +149,19 @@ class MatchService:
         return sorted(_text(i) for i in ids)
 
     async def messages(self, match_id: str) -> Messages:
-        data = await self._call(self.redis.hget(self.keys.match(match_id), "m"))
-        return Messages() if data is None else Messages.model_validate_json(data)
+        """The ids of the match's table message and panels (fields ``t``, ``p0``, ``p1``)."""
+        t, p0, p1 = await self._call(self.redis.hmget(self.keys.match(match_id), ["t", "p0", "p1"]))
+        return Messages(
+            table=None if t is None else int(t),
+            panels=(None if p0 is None else int(p0), None if p1 is None else int(p1)),
+        )
 
-    async def set_messages(self, match_id: str, messages: Messages) -> None:
+    async def set_table_message(self, match_id: str, message_id: int) -> None:
         """Message ids are not versioned: storing them never makes a button stale."""
-        await self._call(self.redis.hset(self.keys.match(match_id), "m", messages.model_dump_json()))
+        await self._call(self.redis.hset(self.keys.match(match_id), "t", message_id))
+
+    async def set_panel_message(self, match_id: str, seat: int, message_id: int) -> None:
+        await self._call(self.redis.hset(self.keys.match(match_id), f"p{seat}", message_id))
 
     # -- matches: moves ------------------------------------------------------
 

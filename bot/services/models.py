@@ -72,10 +72,13 @@ class MatchRecord(BaseModel):
 
 
 class Messages(BaseModel):
-    """Telegram message ids of a match: the group table and each seat's private panel."""
+    """Telegram message ids of a match: the group table of the deal and each seat's private panel."""
 
     table: int | None = None
     panels: tuple[int | None, int | None] = (None, None)
+
+    def panel(self, seat: int) -> int | None:
+        return self.panels[seat]
 
 
 class ChatSettings(BaseModel):

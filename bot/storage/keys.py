@@ -12,7 +12,7 @@ class Keys:
         self.prefix = prefix
 
     def match(self, match_id: str) -> str:
-        """Hash: ``v`` version, ``d`` the match record (JSON), ``m`` message ids (JSON)."""
+        """Hash: ``v`` version, ``d`` the match record (JSON), ``t``/``p0``/``p1`` message ids."""
         return f"{self.prefix}:{{m:{match_id}}}"
 
     def active(self, chat_id: int, user_id: int) -> str:

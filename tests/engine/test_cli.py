@@ -24,7 +24,17 @@ def engine(*args: str) -> subprocess.CompletedProcess[str]:
 
 def selfplay(game: str, preset: str, seed: int, log: Path, matches: int = MATCHES) -> dict[str, Any]:
     done = engine(
-        "selfplay", "--game", game, "--preset", preset, "--matches", str(matches), "--seed", str(seed), "--log", str(log)
+        "selfplay",
+        "--game",
+        game,
+        "--preset",
+        preset,
+        "--matches",
+        str(matches),
+        "--seed",
+        str(seed),
+        "--log",
+        str(log),
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
@@ -43,7 +53,7 @@ def write_records(log: Path, records: list[dict[str, Any]]) -> None:
 
 def first_tile(record: dict[str, Any]) -> str:
     """The tile of the first lead: in the first seat's hand, played before any draw."""
-    return next(a for a in record["actions"] if a != "X").rstrip("*")
+    return str(next(a for a in record["actions"] if a != "X")).rstrip("*")
 
 
 def swap_hand_and_stock(record: dict[str, Any]) -> None:
@@ -65,7 +75,11 @@ def change_points(record: dict[str, Any]) -> None:
     record["points"][0] += 1
 
 
-EDITS = {"swap-hand-stock": swap_hand_and_stock, "change-action-tile": change_action_tile, "change-points": change_points}
+EDITS = {
+    "swap-hand-stock": swap_hand_and_stock,
+    "change-action-tile": change_action_tile,
+    "change-points": change_points,
+}
 
 
 class TestSelfplay:

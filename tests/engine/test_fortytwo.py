@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 from collections.abc import Iterable
@@ -454,9 +455,7 @@ class TestFollow:
             (1, "21", "62 52 50 44 43 40 32", None, None),  # no trump to give: anything
         ],
     )
-    def test_play_phase(
-        self, trump: int, lead: str, legal: str, illegal: str | None, reason: Refusal | None
-    ) -> None:
+    def test_play_phase(self, trump: int, lead: str, legal: str, illegal: str | None, reason: Refusal | None) -> None:
         """Led suit, then trumps, then anything; a wrong reply is refused and changes nothing."""
         deal = at_play(SET_BY_ONE, "B20 P", trump)
         play(deal, lead)
@@ -830,7 +829,7 @@ class TestMatch:
         assert max(match.score) == 7 and min(match.score) < 7
         assert match.winner == match.score.index(7)
         assert sum(match.score) == sum(d.end is DealEnd.PLAYED_OUT for d in finished)
-        for before, after in zip(finished, finished[1:], strict=False):
+        for before, after in itertools.pairwise(finished):
             expected = before.first if before.end is DealEnd.ALL_PASSED else 1 - before.first
             assert after.first == expected
             assert after.score_before == tuple(before.score)

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from engine import Action, Deal, Kind, Match, Tile
-from engine.tiles import TILES
 from tests.engine.helpers import deal_from, play
 
 ALL_TILES = [f"{a}{b}" for a in range(7) for b in range(a + 1)]
@@ -36,9 +35,15 @@ class TestTile:
         """A tile may be typed lower end first; it is written higher end first."""
         assert Tile.parse(text).notation() == "42"
 
-    @pytest.mark.parametrize("text", ["", "7", "77", "70", "4", "123", "ab", "4-2", " 42", "x"])
+    @pytest.mark.parametrize("text", ["", "7", "4", "123", "ab", "4-2", " 42", "x", "-1"])
     def test_junk_rejected(self, text: str) -> None:
-        """Anything that is not two digits 0..6 is a ValueError."""
+        """Anything that is not two digits is a ValueError."""
+        with pytest.raises(ValueError):
+            Tile.parse(text)
+
+    @pytest.mark.parametrize("text", ["77", "70", "07", "68", "99"])
+    def test_digits_above_six_rejected(self, text: str) -> None:
+        """Two digits with one above 6 name no tile of a double-six set: a ValueError like other junk."""
         with pytest.raises(ValueError):
             Tile.parse(text)
 
@@ -132,8 +137,11 @@ class TestRecord:
         record = json.loads(json.dumps(deal.record()))
         assert record["game"] == "bingo"
         assert record["preset"] == "bingo"
-        assert record["hands"] == [["66", "65", "64", "55", "54", "30", "00"], ["61", "43", "41", "32", "31", "21", "10"]]
-        assert record["stock"] == "11 20 22 33 40 42 44 50 51 53 60 62 63 52".split()
+        assert record["hands"] == [
+            ["66", "65", "64", "55", "54", "30", "00"],
+            ["61", "43", "41", "32", "31", "21", "10"],
+        ]
+        assert record["stock"] == ["11", "20", "22", "33", "40", "42", "44", "50", "51", "53", "60", "62", "63", "52"]
         assert record["first"] == 0
         assert record["actions"] == ["X", "00", "21"]
         assert {"points", "tricks", "game_points", "match_score"} <= record.keys()

@@ -1,0 +1,39 @@
+"""Typed callback data; each packs to at most 64 bytes.
+
+Every game button carries the match id and the version it was made for, so a
+press on an old message is recognised as stale.
+"""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class JoinCb(CallbackData, prefix="j"):
+    """Join a challenge from the group (for a player who has started the bot)."""
+
+    c: str
+
+
+class WithdrawCb(CallbackData, prefix="w"):
+    c: str
+
+
+class MoveCb(CallbackData, prefix="a"):
+    """A game action: match id, version, action notation (``64``, ``66*``, ``X``, ``B12``...)."""
+
+    m: str
+    v: int
+    a: str
+
+
+class SurrenderCb(CallbackData, prefix="s"):
+    m: str
+    yes: bool
+
+
+class LangCb(CallbackData, prefix="l"):
+    lang: str
+
+
+MAX_CALLBACK_BYTES = 64

@@ -1,0 +1,117 @@
+"""Keyboards: plain functions of (view, translator) to inline markup."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
+from bot.i18n import Translator
+from bot.render import View, tile
+from bot.services.models import Challenge
+from engine import Action, BingoView, FortyTwoView, Kind, find_preset
+from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
+from engine.rules import BingoRules
+
+TILES_PER_ROW = 4
+BIDS_PER_ROW = 7
+
+
+def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def challenge_keyboard(tr: Translator, challenge: Challenge, bot_username: str) -> InlineKeyboardMarkup:
+    link = f"https://t.me/{bot_username}?start=j_{challenge.id}"
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text=tr("btn-join"), url=link)],
+            [
+                InlineKeyboardButton(text=tr("btn-join-here"), callback_data=JoinCb(c=challenge.id).pack()),
+                InlineKeyboardButton(text=tr("btn-withdraw"), callback_data=WithdrawCb(c=challenge.id).pack()),
+            ],
+        ]
+    )
+
+
+def open_bot_keyboard(tr: Translator, bot_username: str, payload: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text=tr("btn-open-bot"), url=f"https://t.me/{bot_username}?start={payload}")]
+        ]
+    )
+
+
+def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> InlineKeyboardMarkup | None:
+    """The hand as buttons (unplayable tiles in brackets) and the extra actions that apply."""
+    if view.end is not None and max(view.score) >= view.target:
+        return None
+
+    def button(text: str, action: Action) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=MoveCb(m=match_id, v=version, a=action.notation()).pack())
+
+    legal = set(view.legal)
+    acting = view.turn == view.seat
+    rows: list[list[InlineKeyboardButton]] = []
+    extra: list[list[InlineKeyboardButton]] = []
+    if isinstance(view, FortyTwoView) and acting and view.phase.value == "bidding":
+        bids = [a for a in view.legal if a.kind is Kind.BID]
+        rows += _rows([button(str(a.value), a) for a in bids], BIDS_PER_ROW)
+        rows.append([button(tr("btn-pass"), PASS)])
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+    if isinstance(view, FortyTwoView) and acting and view.phase.value == "trumps":
+        trumps = [a for a in view.legal if a.kind is Kind.TRUMPS]
+        rows += _rows([button(tr("btn-trump", suit=a.value), a) for a in trumps], 2)
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+    hand_buttons = []
+    for t in view.hand:
+        play = Action(Kind.PLAY, t.index)
+        playable = acting and play in legal
+        text = tile(t) if playable or not acting else f"({t.high}|{t.low})"
+        hand_buttons.append(button(text, play))
+    rows += _rows(hand_buttons, TILES_PER_ROW)
+    if isinstance(view, BingoView) and acting:
+        rules = find_preset(view.preset)
+        assert isinstance(rules, BingoRules)
+        doubles = sum(1 for t in view.hand if t.is_double)
+        for action in view.legal:
+            if action.kind is Kind.CLAIM:
+                gp = rules.claim_game_points[doubles]
+                pts = rules.claim_points[doubles] + (
+                    rules.claim_bingo_bonus if any(t.index == 0 for t in view.hand) else 0
+                )
+                value = tr("claim-value", gp=gp, n=gp or pts)
+                extra.append([button(tr("btn-claim", tile=tile(action.tile), n=doubles, value=value), action)])
+        if CLOSE in legal:
+            extra.append([button(tr("btn-close"), CLOSE)])
+        if TAKE_INDICATOR in legal and view.indicator is not None:
+            extra.append(
+                [
+                    button(tr("btn-take-indicator", tile=tile(view.indicator)), TAKE_INDICATOR),
+                    button(tr("btn-take-hidden"), TAKE_HIDDEN),
+                ]
+            )
+    return InlineKeyboardMarkup(inline_keyboard=rows + extra) if rows or extra else None
+
+
+def surrender_keyboard(tr: Translator, match_id: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=tr("btn-surrender"), callback_data=SurrenderCb(m=match_id, yes=True).pack()),
+                InlineKeyboardButton(
+                    text=tr("btn-keep-playing"), callback_data=SurrenderCb(m=match_id, yes=False).pack()
+                ),
+            ]
+        ]
+    )
+
+
+def lang_keyboard(tr: Translator) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=tr("btn-lang-ru"), callback_data=LangCb(lang="ru").pack()),
+                InlineKeyboardButton(text=tr("btn-lang-pl"), callback_data=LangCb(lang="pl").pack()),
+            ]
+        ]
+    )

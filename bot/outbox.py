@@ -1,0 +1,181 @@
+"""Everything the bot sends goes through here, within Telegram's limits.
+
+- A group gets at most ``group_budget`` sends plus edits in any
+  ``group_window`` seconds (Telegram: about 20 a minute); edits leave a few
+  of those for new messages and are paced evenly.
+- A private chat gets at most one send or edit every ``private_gap`` seconds.
+- Edits of one message are coalesced: while one waits for its turn, a newer
+  version replaces it, and an older version never overwrites a newer one.
+- A 429 is waited out (``retry_after``) and retried; "message is not
+  modified" is not an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.types import InlineKeyboardMarkup, Message
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+RETRIES = 5
+
+
+@dataclass
+class _Lane:
+    """One chat's queue and its record of recent sends."""
+
+    is_group: bool
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sent: deque[float] = field(default_factory=deque)
+    last_any: float = -1e9
+    last_edit: float = -1e9
+    pending: dict[int, tuple[int, str, InlineKeyboardMarkup | None]] = field(default_factory=dict)
+    shown: dict[int, int] = field(default_factory=dict)
+    """The newest version of each message sent to Telegram."""
+    flusher: asyncio.Task[None] | None = None
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        group_budget: int = 20,
+        group_window: float = 60.0,
+        private_gap: float = 1.0,
+        edit_reserve: int = 4,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.bot = bot
+        self.group_budget = group_budget
+        self.group_window = group_window
+        self.private_gap = private_gap
+        self.edit_reserve = min(edit_reserve, group_budget - 1)
+        self.clock = clock
+        self._lanes: dict[int, _Lane] = {}
+        self._versions = itertools.count(1)
+
+    def _lane(self, chat_id: int) -> _Lane:
+        lane = self._lanes.get(chat_id)
+        if lane is None:
+            lane = self._lanes[chat_id] = _Lane(is_group=chat_id < 0)
+        return lane
+
+    async def _take_slot(self, lane: _Lane, *, edit: bool) -> None:
+        """Wait until this chat may get one more send or edit, and count it."""
+        while True:
+            now = self.clock()
+            if lane.is_group:
+                window = self.group_window
+                while lane.sent and lane.sent[0] <= now - window:
+                    lane.sent.popleft()
+                limit = self.group_budget - (self.edit_reserve if edit else 0)
+                wait = 0.0
+                if len(lane.sent) >= limit:
+                    wait = lane.sent[len(lane.sent) - limit] + window - now
+                if edit:
+                    wait = max(wait, lane.last_edit + window / self.group_budget - now)
+            else:
+                wait = lane.last_any + self.private_gap - now
+            if wait <= 0:
+                if lane.is_group:
+                    lane.sent.append(now)
+                lane.last_any = now
+                if edit:
+                    lane.last_edit = now
+                return
+            await asyncio.sleep(wait)
+
+    async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
+        for attempt in range(1, RETRIES + 1):
+            try:
+                return await make()
+            except TelegramRetryAfter as exc:
+                if attempt == RETRIES:
+                    raise
+                log.warning("429 from Telegram, waiting %s s", exc.retry_after)
+                await asyncio.sleep(exc.retry_after)
+            except TelegramBadRequest as exc:
+                if "message is not modified" in exc.message:
+                    return None
+                raise
+        raise AssertionError("unreachable")
+
+    async def send(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
+    ) -> Message:
+        """Send a message (waiting for the chat's budget). Errors such as 403 reach the caller."""
+        lane = self._lane(chat_id)
+        async with lane.lock:
+            await self._take_slot(lane, edit=False)
+            message = await self._call(
+                lambda: self.bot.send_message(
+                    chat_id, text, reply_markup=markup, reply_to_message_id=reply_to, parse_mode="HTML"
+                )
+            )
+        assert message is not None
+        return message
+
+    def edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int | None = None
+    ) -> None:
+        """Schedule an edit; a newer one of the same message replaces it while it waits."""
+        lane = self._lane(chat_id)
+        if version is None:
+            version = next(self._versions)
+        waiting = lane.pending.get(message_id)
+        if (waiting is not None and waiting[0] > version) or lane.shown.get(message_id, -1) > version:
+            return
+        lane.pending[message_id] = (version, text, markup)
+        if lane.flusher is None or lane.flusher.done():
+            lane.flusher = asyncio.create_task(self._flush(chat_id, lane))
+
+    async def _flush(self, chat_id: int, lane: _Lane) -> None:
+        while lane.pending:
+            async with lane.lock:
+                await self._take_slot(lane, edit=True)
+                message_id = next(iter(lane.pending))
+                version, text, markup = lane.pending.pop(message_id)
+                if lane.shown.get(message_id, -1) > version:
+                    continue
+                lane.shown[message_id] = version
+                try:
+                    await self._call(
+                        partial(
+                            self.bot.edit_message_text,
+                            text=text,
+                            chat_id=chat_id,
+                            message_id=message_id,
+                            reply_markup=markup,
+                            parse_mode="HTML",
+                        )
+                    )
+                except Exception:
+                    log.exception("edit of message %s in chat %s failed", message_id, chat_id)
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        lane = self._lane(chat_id)
+        lane.pending.pop(message_id, None)
+        with contextlib.suppress(TelegramBadRequest):
+            await self._call(lambda: self.bot.delete_message(chat_id, message_id))
+
+    async def drain(self) -> None:
+        """Wait until every scheduled edit has been sent."""
+        while True:
+            tasks = [lane.flusher for lane in self._lanes.values() if lane.flusher and not lane.flusher.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
