@@ -124,7 +124,7 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
         if last:
             lines.append(last)
         lines.append(_tricks(tr, record, view.tricks))
-        if view.turn is not None:
+        if view.turn is not None and record.is_active:
             if view.choosing and view.indicator is not None:
                 lines.append(tr("table-choosing", name=name(record, view.turn), tile=tile(view.indicator)))
             else:
@@ -139,7 +139,7 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
         if view.phase in (Phase.PLAY, Phase.OVER) and view.trump is not None:
             lines.append(_tricks(tr, record, view.tricks))
             lines.append(tr("table-points", a=name(record, 0), b=name(record, 1), pa=view.points[0], pb=view.points[1]))
-        if view.turn is not None:
+        if view.turn is not None and record.is_active:
             lines.append(tr("table-turn", name=name(record, view.turn)))
     return "\n".join(lines)
 
@@ -185,6 +185,8 @@ def panel_text(tr: Translator, record: MatchRecord, view: View) -> str:
 
 def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
     seat = view.seat
+    if not record.is_active:
+        return tr("panel-match-over")
     if view.end is not None:
         return tr("panel-match-over") if max(view.score) >= view.target else tr("panel-over")
     if view.turn != seat:

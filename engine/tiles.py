@@ -49,7 +49,7 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse two digits in either order (``"64"`` or ``"46"``)."""
-        if len(text) != 2 or not text.isdigit():
+        if len(text) != 2 or not all(c in "0123456" for c in text):
             raise ValueError(f"not a tile: {text!r}")
         a, b = int(text[0]), int(text[1])
         return TILES[tile_index(max(a, b), min(a, b))]

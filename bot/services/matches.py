@@ -342,6 +342,8 @@ class MatchService:
         *,
         target: int | None = None,
         opponent_id: int | None = None,
+        opponent_username: str | None = None,
+        opponent_name: str | None = None,
     ) -> Challenge:
         """Open a challenge in a chat; one per creator and chat, none while the creator plays there."""
         rules = find_preset(preset)
@@ -351,6 +353,8 @@ class MatchService:
             chat_id=chat_id,
             creator=creator,
             opponent_id=opponent_id,
+            opponent_username=opponent_username.lstrip("@").lower() if opponent_username else None,
+            opponent_name=opponent_name,
             preset=rules.name,
             target=target or rules.target,
             lang=lang,
@@ -403,7 +407,9 @@ class MatchService:
         )
         return challenge
 
-    async def accept(self, challenge_id: str, joiner: Player, *, seed: int | None = None) -> MatchRecord:
+    async def accept(
+        self, challenge_id: str, joiner: Player, *, username: str | None = None, seed: int | None = None
+    ) -> MatchRecord:
         """Join a challenge: the challenge is consumed and the match created, atomically."""
         k = self.keys
         raw = await self._call(self.redis.get(k.challenge(challenge_id)))
@@ -413,6 +419,8 @@ class MatchService:
         if challenge.creator.id == joiner.id:
             raise Rejected(Rejection.OWN_CHALLENGE)
         if challenge.opponent_id is not None and challenge.opponent_id != joiner.id:
+            raise Rejected(Rejection.NOT_INVITED)
+        if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
             raise Rejected(Rejection.NOT_INVITED)
         match = Match.new(challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target)
         now = self.clock()

@@ -56,6 +56,10 @@ class MatchRecord(BaseModel):
     winner: int | None = None
     finish: Finish | None = None
 
+    @property
+    def is_active(self) -> bool:
+        return self.status is Status.ACTIVE
+
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
             if player.id == user_id:
@@ -106,7 +110,10 @@ class Challenge(BaseModel):
     chat_id: int
     creator: Player
     opponent_id: int | None = None
-    """Only this user may join (None: anyone)."""
+    """Only this user may join (None: anyone, unless ``opponent_username`` is set)."""
+    opponent_username: str | None = None
+    """Only the user with this @username may join (a challenge by @mention)."""
+    opponent_name: str | None = None
     preset: str
     target: int
     lang: Lang

@@ -452,7 +452,7 @@ class TestFollow:
             (1, "64", "62", "44", Refusal.MUST_FOLLOW_SUIT),
             (4, "64", "44 43 40", "62", Refusal.MUST_FOLLOW_SUIT),  # a trump lead asks for trumps
             (2, "22", "62 52 32", "44", Refusal.MUST_FOLLOW_SUIT),
-            (1, "21", "62 52 50 44 43 40 32", None, None),  # no trump to give: anything
+            (1, "21", "62 52 50 44 43 40 32", None, None),  # a trump lead, no trump in hand: anything
         ],
     )
     def test_play_phase(self, trump: int, lead: str, legal: str, illegal: str | None, reason: Refusal | None) -> None:
@@ -718,7 +718,9 @@ class TestScriptedDeals:
             check_invariants(deal)
 
     @pytest.mark.parametrize(
-        ("script", "in_play"), [(SWEEP, 35), (COUNT_LOST, 30), (EXACT, 35), (SET_BY_ONE, 30)], ids=lambda v: str(v)
+        ("script", "in_play"),
+        [(SWEEP, 35), (COUNT_LOST, 30), (EXACT, 35), (SET_BY_ONE, 30)],
+        ids=[s.name for s in SCRIPTS],
     )
     def test_count_in_play(self, script: Script, in_play: int) -> None:
         """The play phase can score 7 plus the count tiles left after the draw phase, and scores exactly that."""

@@ -1,0 +1,86 @@
+"""What several routers share: languages, toasts for refusals, admin checks, joining."""
+
+from __future__ import annotations
+
+from aiogram import Bot
+from aiogram.types import Chat, User
+
+from bot import render
+from bot.i18n import I18n, Translator, pick_lang
+from bot.presenter import Presenter
+from bot.services.matches import MatchService, Rejected
+from bot.services.models import Lang, MatchRecord, Player, Rejection
+
+GROUP_TYPES = {"group", "supergroup"}
+
+REJECTION_TOASTS: dict[Rejection, str] = {
+    Rejection.NO_MATCH: "toast-no-match",
+    Rejection.MATCH_OVER: "toast-match-over",
+    Rejection.NOT_A_PLAYER: "toast-not-player",
+    Rejection.NOT_YOUR_TURN: "refusal-not_your_turn",
+    Rejection.ILLEGAL: "toast-bad-button",
+    Rejection.STALE: "toast-stale",
+    Rejection.DUPLICATE: "toast-done",
+    Rejection.BUSY: "toast-busy",
+    Rejection.NO_CHALLENGE: "toast-challenge-gone",
+    Rejection.OWN_CHALLENGE: "toast-own-challenge",
+    Rejection.NOT_INVITED: "toast-not-invited",
+    Rejection.ALREADY_PLAYING: "toast-already-playing",
+    Rejection.CHALLENGE_OPEN: "toast-challenge-open",
+    Rejection.NOT_ALLOWED: "toast-only-creator",
+}
+
+
+def rejection_text(tr: Translator, exc: Rejected) -> str:
+    if exc.reason is Rejection.ILLEGAL and exc.refusal is not None:
+        return tr(f"refusal-{exc.refusal.value}")
+    return tr(REJECTION_TOASTS[exc.reason])
+
+
+def player_of(user: User) -> Player:
+    return Player(id=user.id, name=user.full_name or user.username or str(user.id))
+
+
+async def chat_lang(service: MatchService, chat_id: int, user: User | None) -> Lang:
+    """A group's language: its setting, else the user's Telegram language when ru or pl, else Russian."""
+    settings = await service.chat_settings(chat_id)
+    if settings.lang is not None:
+        return settings.lang
+    return pick_lang(user.language_code if user else None)
+
+
+async def user_lang(service: MatchService, user: User) -> Lang:
+    """A private chat's language: the user's choice, else their Telegram language, else Russian."""
+    profile = await service.profile(user.id)
+    return profile.lang or pick_lang(user.language_code)
+
+
+async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:
+    member = await bot.get_chat_member(chat.id, user_id)
+    return member.status in ("creator", "administrator")
+
+
+async def join(
+    challenge_id: str, user: User, service: MatchService, presenter: Presenter, i18n: I18n
+) -> tuple[MatchRecord | None, str | None]:
+    """Accept a challenge for ``user``; returns the match, or None and the refusal's text."""
+    challenge = await service.challenge(challenge_id)
+    lang = challenge.lang if challenge else await user_lang(service, user)
+    try:
+        record = await service.accept(challenge_id, player_of(user), username=user.username)
+    except Rejected as exc:
+        return None, rejection_text(i18n[lang], exc)
+    presenter.cancel_expiry(challenge_id)
+    tr = i18n[record.lang]
+    match = record.match()
+    if challenge is not None and challenge.message_id is not None:
+        text = tr(
+            "challenge-accepted",
+            a=render.name(record, 0),
+            b=render.name(record, 1),
+            game=render.game_name(tr, match.rules.name),
+            target=match.deal.target,
+        )
+        presenter.outbox.edit(record.chat_id, challenge.message_id, text, None)
+    await presenter.start_match(record, match)
+    return record, None
