@@ -130,6 +130,14 @@ class MatchService:
             raise Rejected(Rejection.NO_MATCH)
         return self._decode(data)
 
+    async def peek(self, match_id: str) -> tuple[MatchRecord, Match]:
+        """The match as this process last saw it (read from Redis when not cached).
+
+        Good for deciding how to answer; a move is still checked on the current
+        version by :meth:`submit`.
+        """
+        return await self._load(match_id)
+
     async def get(self, match_id: str) -> tuple[MatchRecord, Match]:
         """The match as stored now (always read from Redis)."""
         self._cache.pop(match_id, None)

@@ -79,4 +79,5 @@ async def service(request: pytest.FixtureRequest, real_redis: bool) -> AsyncIter
 @pytest.fixture
 def backend(request: pytest.FixtureRequest, service: MatchService) -> Backend:
     """The Redis behind ``service``, for more clients and services on it."""
-    return request.node.stash[BACKEND]
+    backend: Backend = request.node.stash[BACKEND]
+    return backend

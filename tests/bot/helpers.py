@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.services.matches import MatchService
 from bot.services.models import MatchRecord, MoveResult, Player, Status
-from engine import Action, Match
+from engine import Match
 
 CHAT = -1001
 OTHER_CHAT = -1002
@@ -84,7 +84,3 @@ async def tables(service: MatchService, players: tuple[Player, ...], chat_id: in
         "chat_history": await service.history(chat_id=chat_id, limit=100),
         "user_history": [await service.history(user_id=p.id, limit=100) for p in players],
     }
-
-
-def notation(action: Action | str) -> str:
-    return action if isinstance(action, str) else action.notation()

@@ -118,6 +118,29 @@ class TestAccept:
         record = await service.accept(challenge.id, BOB)
         assert record.players == (ALA, BOB)
 
+    @pytest.mark.parametrize(
+        ("username", "joiner", "joined"),
+        [
+            ("@Bob", None, False),
+            ("@Bob", "cez", False),
+            ("@Bob", "bob", True),
+            ("bob", "BOB", True),
+        ],
+    )
+    async def test_invited_by_username(
+        self, service: MatchService, username: str, joiner: str | None, joined: bool
+    ) -> None:
+        """A challenge to an @username takes only the user with that username, in any letter case."""
+        challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru", opponent_username=username)
+        assert challenge.opponent_username == "bob"
+        if joined:
+            assert (await service.accept(challenge.id, BOB, username=joiner)).players == (ALA, BOB)
+            return
+        with pytest.raises(Rejected) as info:
+            await service.accept(challenge.id, BOB, username=joiner)
+        assert info.value.reason is Rejection.NOT_INVITED
+        assert await service.challenge(challenge.id) == challenge
+
     async def test_unknown(self, service: MatchService) -> None:
         """A challenge id that was never opened is NO_CHALLENGE."""
         with pytest.raises(Rejected) as info:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.services.matches import MatchService, Rejected
+from bot.services.matches import Rejected
 from bot.services.models import MoveResult, Rejection, Status
 from bot.storage.codec import StoredDeal
 from engine import Action, Match, apply
@@ -78,7 +78,6 @@ class TestInterleavings:
                 applied.append((result.record.version, action, result.match.copy()))
 
         await asyncio.gather(*(presser(seat) for seat in (0, 1, 0, 1, 0, 1)))
-        assert len(applied) >= limit
         applied.sort(key=lambda row: row[0])
         assert [version for version, _, _ in applied] == list(range(1, len(applied) + 1))
         replay = initial.copy()
@@ -86,6 +85,7 @@ class TestInterleavings:
             replay.play(action)
             assert replay == returned
         stored, stored_match = await backend.service().get(record.id)
+        assert len(applied) >= limit or stored.status is not Status.ACTIVE
         assert stored.version == len(applied)
         assert stored_match == replay
         assert stored.deal == StoredDeal.of(replay)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.services.matches import RECENT_REQUESTS, MatchService, Rejected
-from bot.services.models import MatchRecord, MoveResult, Rejection
+from bot.services.models import MatchRecord, Messages, Rejection
 from engine import Action, Match, Refusal, apply
 from engine.actions import PLAY
 from tests.bot.conftest import Backend
@@ -271,3 +271,27 @@ class TestSeveralInstances:
         result = await first.submit(record.id, player.id, action, version=now.version if versioned else None)
         assert result.record.version == now.version + 1
         assert result.match == apply(now_match, action)
+
+
+class TestMessages:
+    """The Telegram message ids of a match, stored beside it without a version."""
+
+    async def test_stored(self, backend: Backend, service: MatchService) -> None:
+        """The table and panel ids read back (also by a new instance); a new match has none."""
+        record, _ = await start_match(service)
+        assert await service.messages(record.id) == Messages()
+        await service.set_table_message(record.id, 10)
+        await service.set_panel_message(record.id, 1, 21)
+        assert await backend.service().messages(record.id) == Messages(table=10, panels=(None, 21))
+        await service.set_panel_message(record.id, 0, 20)
+        await service.set_table_message(record.id, 11)
+        assert await service.messages(record.id) == Messages(table=11, panels=(20, 21))
+
+    async def test_not_versioned(self, service: MatchService) -> None:
+        """Storing message ids leaves the record as it was, so a button of the current version still works."""
+        record, match = await start_match(service)
+        await service.set_table_message(record.id, 10)
+        assert await service.get(record.id) == (record, match)
+        result = await service.submit(record.id, to_move(record, match).id, match.legal_actions()[0], version=0)
+        assert result.record.version == 1
+        assert await service.messages(record.id) == Messages(table=10)

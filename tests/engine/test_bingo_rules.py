@@ -320,11 +320,7 @@ FOLLOW_CASES = [
     for lead, hand, _, *per_preset in FOLLOW_ROWS
     for preset, expect in zip(PRESETS, per_preset, strict=True)
 ]
-FOLLOW_IDS = [
-    f"{preset}-{label.replace(' ', '_')}"
-    for lead, hand, label, *_ in FOLLOW_ROWS
-    for preset in PRESETS
-]
+FOLLOW_IDS = [f"{preset}-{row[2].replace(' ', '_')}" for row in FOLLOW_ROWS for preset in PRESETS]
 
 
 def reply_position(preset: str, lead: str, hand: str, mode: str) -> BingoDeal:

@@ -1,0 +1,222 @@
+"""Buttons: joining, withdrawing, game moves, surrender, language; and /surrender, /lang."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot import keyboards
+from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
+from bot.i18n import I18n
+from bot.presenter import Presenter
+from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, rejection_text, user_lang
+from bot.services.matches import MatchService, Rejected
+from bot.services.models import LANGS, Lang, Rejection
+
+router = Router(name="game")
+
+
+@router.callback_query(MoveCb.filter())
+async def move(
+    query: CallbackQuery,
+    callback_data: MoveCb,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """A tile or an action pressed on a panel."""
+    log_ctx.update(match=callback_data.m, action=callback_data.a)
+    user = query.from_user
+    try:
+        record, _ = await service.peek(callback_data.m)
+    except Rejected as exc:
+        log_ctx["result"] = exc.reason.value
+        await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
+        return
+    tr = i18n[record.lang]
+    seat = record.seat_of(user.id)
+    if seat is not None and query.message is not None and record.is_active:
+        panel = (await service.messages(record.id)).panel(seat)
+        if panel is not None and panel != query.message.message_id:
+            log_ctx["result"] = "old_panel"
+            await query.answer(tr("toast-old-panel"))
+            return
+    try:
+        result = await service.submit(
+            callback_data.m, user.id, callback_data.a, version=callback_data.v, request_id=query.id
+        )
+    except Rejected as exc:
+        log_ctx["result"] = exc.reason.value if exc.refusal is None else exc.refusal.value
+        await query.answer(rejection_text(tr, exc))
+        return
+    await query.answer()
+    if result.duplicate:
+        log_ctx["result"] = "duplicate"
+        return
+    await presenter.show(result)
+
+
+@router.callback_query(JoinCb.filter())
+async def join_here(
+    query: CallbackQuery,
+    callback_data: JoinCb,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """Join from the group; a user who never started the bot is sent to it by the deep link."""
+    log_ctx["action"] = "join"
+    user = query.from_user
+    profile = await service.profile(user.id)
+    challenge = await service.challenge(callback_data.c)
+    tr = i18n[challenge.lang if challenge else await user_lang(service, user)]
+    if not profile.started:
+        log_ctx["result"] = "not_started"
+        await query.answer(
+            tr("toast-start-bot"), url=f"https://t.me/{presenter.bot_username}?start=j_{callback_data.c}"
+        )
+        return
+    record, refusal = await join(callback_data.c, user, service, presenter, i18n)
+    if record is None:
+        log_ctx["result"] = "refused"
+        await query.answer(refusal)
+        return
+    log_ctx["match"] = record.id
+    await query.answer()
+
+
+@router.callback_query(WithdrawCb.filter())
+async def withdraw(
+    query: CallbackQuery, callback_data: WithdrawCb, service: MatchService, presenter: Presenter, i18n: I18n
+) -> None:
+    user = query.from_user
+    challenge = await service.challenge(callback_data.c)
+    if challenge is None:
+        await query.answer(i18n[await user_lang(service, user)]("toast-challenge-gone"))
+        return
+    tr = i18n[challenge.lang]
+    admin = False
+    if challenge.creator.id != user.id and query.message is not None and query.bot is not None:
+        admin = await is_admin(query.bot, query.message.chat, user.id)
+    try:
+        await service.withdraw(callback_data.c, user.id, admin=admin)
+    except Rejected as exc:
+        await query.answer(rejection_text(tr, exc))
+        return
+    await query.answer()
+    presenter.close_challenge(challenge, "challenge-withdrawn" if not admin else "challenge-cancelled")
+
+
+@router.message(Command("surrender"))
+async def surrender_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+    """Ask to confirm giving up: the match in this group, or (in private) each active match."""
+    user = message.from_user
+    if user is None:
+        return
+    if message.chat.type in GROUP_TYPES:
+        found = await service.active_match(message.chat.id, user.id)
+        ids = [found] if found else []
+        tr = i18n[await chat_lang(service, message.chat.id, user)]
+    else:
+        ids = await service.user_matches(user.id)
+        tr = i18n[await user_lang(service, user)]
+    asked = False
+    for match_id in ids:
+        try:
+            record, _ = await service.peek(match_id)
+        except Rejected:
+            continue
+        seat = record.seat_of(user.id)
+        if seat is None or not record.is_active:
+            continue
+        mtr = i18n[record.lang]
+        opponent = record.players[1 - seat].name
+        await message.reply(
+            mtr("surrender-confirm", opponent=opponent), reply_markup=keyboards.surrender_keyboard(mtr, match_id)
+        )
+        asked = True
+    if not asked:
+        await message.reply(tr("error-no-match"))
+
+
+@router.callback_query(SurrenderCb.filter())
+async def surrender(
+    query: CallbackQuery,
+    callback_data: SurrenderCb,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    log_ctx.update(match=callback_data.m, action="surrender" if callback_data.yes else "keep")
+    user = query.from_user
+    try:
+        record, _ = await service.peek(callback_data.m)
+    except Rejected as exc:
+        await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
+        return
+    tr = i18n[record.lang]
+    if record.seat_of(user.id) is None:
+        await query.answer(tr("toast-not-player"))
+        return
+    if not callback_data.yes:
+        await query.answer(tr("surrender-kept"))
+        if query.message is not None:
+            presenter.outbox.edit(query.message.chat.id, query.message.message_id, tr("surrender-kept"), None)
+        return
+    try:
+        result = await service.surrender(callback_data.m, user.id, request_id=query.id)
+    except Rejected as exc:
+        await query.answer(rejection_text(tr, exc))
+        return
+    await query.answer()
+    if query.message is not None:
+        presenter.outbox.edit(query.message.chat.id, query.message.message_id, tr("toast-done"), None)
+    if not result.duplicate:
+        await presenter.show(result)
+
+
+@router.message(Command("lang"))
+async def lang_command(message: Message, service: MatchService, i18n: I18n) -> None:
+    user = message.from_user
+    if user is None:
+        return
+    if message.chat.type in GROUP_TYPES:
+        tr = i18n[await chat_lang(service, message.chat.id, user)]
+        if message.bot is None or not await is_admin(message.bot, message.chat, user.id):
+            await message.reply(tr("error-admin-only"))
+            return
+    else:
+        tr = i18n[await user_lang(service, user)]
+    await message.reply(tr("lang-choose"), reply_markup=keyboards.lang_keyboard(tr))
+
+
+@router.callback_query(LangCb.filter(F.lang.in_(LANGS)))
+async def set_lang(query: CallbackQuery, callback_data: LangCb, service: MatchService, i18n: I18n) -> None:
+    user = query.from_user
+    message = query.message
+    lang: Lang = "pl" if callback_data.lang == "pl" else "ru"
+    if message is not None and message.chat.type in GROUP_TYPES:
+        if query.bot is None or not await is_admin(query.bot, message.chat, user.id):
+            tr = i18n[await chat_lang(service, message.chat.id, user)]
+            await query.answer(tr("toast-admin-only"))
+            return
+        await service.update_chat_settings(message.chat.id, lang=lang)
+    else:
+        await service.update_profile(user.id, lang=lang)
+    tr = i18n[lang]
+    await query.answer(tr("lang-set"))
+    if message is not None and query.bot is not None:
+        await query.bot.edit_message_text(tr("lang-set"), chat_id=message.chat.id, message_id=message.message_id)
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery, service: MatchService, i18n: I18n, log_ctx: dict[str, Any]) -> None:
+    """Junk or forged callback data: a toast, nothing else."""
+    log_ctx["result"] = Rejection.ILLEGAL.value
+    await query.answer(i18n[await user_lang(service, query.from_user)]("toast-bad-button"))

@@ -1,0 +1,112 @@
+"""Group commands: /play, /cancel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.callbacks import WithdrawCb
+from bot.i18n import I18n
+from bot.presenter import Presenter
+from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, player_of, rejection_text
+from bot.services.matches import MatchService, Rejected
+from engine import PRESETS, find_preset
+
+router = Router(name="group")
+
+ALIASES = {name: name for name in PRESETS} | {"classic": "bingo-classic", "domino": "bingo-domino"}
+
+
+@router.message(Command("play"), F.chat.type.in_(GROUP_TYPES))
+async def play(
+    message: Message,
+    command: CommandObject,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """Open a challenge: ``/play [game] [@friend]`` or in reply to a friend's message."""
+    user = message.from_user
+    if user is None:
+        return
+    lang = await chat_lang(service, message.chat.id, user)
+    tr = i18n[lang]
+    settings = await service.chat_settings(message.chat.id)
+    preset, target = settings.preset, settings.target
+    opponent_id: int | None = None
+    opponent_name: str | None = None
+    opponent_username: str | None = None
+    for word in (command.args or "").split():
+        if word.startswith("@") and len(word) > 1:
+            opponent_username = word[1:]
+        elif word.lower() in ALIASES:
+            chosen = ALIASES[word.lower()]
+            if find_preset(chosen).game != find_preset(preset).game:
+                target = None
+            preset = chosen
+        else:
+            await message.reply(tr("error-unknown-game", name=word, list=", ".join(sorted(ALIASES))))
+            return
+    reply = message.reply_to_message
+    if opponent_username is None and reply is not None and reply.from_user and not reply.from_user.is_bot:
+        opponent_id, opponent_name = reply.from_user.id, reply.from_user.full_name
+    if opponent_id == user.id or (opponent_username and opponent_username.lower() == (user.username or "").lower()):
+        await message.reply(tr("error-self-challenge"))
+        return
+    if target is not None and find_preset(preset).game != "bingo":
+        target = None
+    await service.update_profile(user.id, name=player_of(user).name)
+    try:
+        challenge = await service.open_challenge(
+            message.chat.id,
+            player_of(user),
+            preset,
+            lang,
+            target=target,
+            opponent_id=opponent_id,
+            opponent_username=opponent_username,
+            opponent_name=opponent_name,
+        )
+    except Rejected as exc:
+        log_ctx["result"] = exc.reason.value
+        await message.reply(rejection_text(tr, exc))
+        return
+    log_ctx["action"] = f"challenge:{challenge.preset}"
+    text, markup = presenter.challenge_message(challenge)
+    sent = await presenter.outbox.send(message.chat.id, text, markup)
+    challenge = await service.set_challenge_message(challenge, sent.message_id)
+    presenter.schedule_expiry(challenge)
+
+
+@router.message(Command("cancel"), F.chat.type.in_(GROUP_TYPES))
+async def cancel(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+    """Remove your open challenge, or (an admin, in reply to it) anyone's."""
+    user = message.from_user
+    if user is None:
+        return
+    tr = i18n[await chat_lang(service, message.chat.id, user)]
+    challenge_id: str | None = None
+    reply = message.reply_to_message
+    if reply is not None and reply.reply_markup is not None:
+        for row in reply.reply_markup.inline_keyboard:
+            for button in row:
+                if button.callback_data and button.callback_data.startswith(WithdrawCb.__prefix__ + ":"):
+                    challenge_id = WithdrawCb.unpack(button.callback_data).c
+    if challenge_id is None:
+        own = await service.open_challenge_of(message.chat.id, user.id)
+        if own is None:
+            await message.reply(tr("error-no-challenge"))
+            return
+        challenge_id = own.id
+    admin = await is_admin(message.bot, message.chat, user.id) if message.bot else False
+    try:
+        challenge = await service.withdraw(challenge_id, user.id, admin=admin)
+    except Rejected as exc:
+        await message.reply(rejection_text(tr, exc))
+        return
+    key = "challenge-withdrawn" if challenge.creator.id == user.id else "challenge-cancelled"
+    presenter.close_challenge(challenge, key)

@@ -1,0 +1,89 @@
+"""Private chat: /start (with deep links), /hand; and the commands valid in the wrong chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import Message
+
+from bot.i18n import I18n, pick_lang
+from bot.presenter import Presenter
+from bot.routers.common import GROUP_TYPES, chat_lang, join, player_of, user_lang
+from bot.services.matches import MatchService
+
+router = Router(name="private")
+
+
+@router.message(CommandStart(), F.chat.type == "private")
+async def start(
+    message: Message,
+    command: CommandObject,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """``/start``; ``/start j_<challenge>`` joins a challenge; ``/start m_<match>`` sends your panel."""
+    user = message.from_user
+    if user is None:
+        return
+    await service.update_profile(user.id, name=player_of(user).name, started=True)
+    payload = command.args or ""
+    tr = i18n[await user_lang(service, user)]
+    if payload.startswith("j_"):
+        log_ctx["action"] = "join"
+        record, refusal = await join(payload[2:], user, service, presenter, i18n)
+        if record is None:
+            await message.answer(refusal or tr("toast-challenge-gone"))
+        else:
+            log_ctx["match"] = record.id
+        return
+    if payload.startswith("m_"):
+        match_id = payload[2:]
+        log_ctx["match"] = match_id
+        if not await resend_panel(match_id, user.id, service, presenter):
+            await message.answer(tr("error-no-match"))
+        return
+    await message.answer(tr("start-welcome"))
+
+
+async def resend_panel(match_id: str, user_id: int, service: MatchService, presenter: Presenter) -> bool:
+    """Send the user's panel of a match at the bottom of the chat; the old one stops working."""
+    try:
+        record, match = await service.get(match_id)
+    except Exception:
+        return False
+    seat = record.seat_of(user_id)
+    if seat is None or not record.is_active:
+        return False
+    messages = await service.messages(match_id)
+    return await presenter.send_panel(record, match, seat, old=messages.panel(seat))
+
+
+@router.message(Command("hand"), F.chat.type == "private")
+async def hand(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+    """Re-send the panel of each of your active matches."""
+    user = message.from_user
+    if user is None:
+        return
+    await service.update_profile(user.id, started=True)
+    sent = False
+    for match_id in await service.user_matches(user.id):
+        sent = await resend_panel(match_id, user.id, service, presenter) or sent
+    if not sent:
+        await message.answer(i18n[await user_lang(service, user)]("error-no-match"))
+
+
+@router.message(Command("hand"), F.chat.type.in_(GROUP_TYPES))
+async def hand_in_group(message: Message, service: MatchService, i18n: I18n) -> None:
+    tr = i18n[await chat_lang(service, message.chat.id, message.from_user)]
+    await message.reply(tr("error-private-only"))
+
+
+@router.message(Command("play", "cancel"), F.chat.type == "private")
+async def group_command_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
+    user = message.from_user
+    tr = i18n[await user_lang(service, user)] if user else i18n[pick_lang(None)]
+    await message.answer(tr("error-group-only"))

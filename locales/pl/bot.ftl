@@ -1,0 +1,228 @@
+## Words with numbers
+
+points = { $n } { $n ->
+    [one] punkt
+    [few] punkty
+   *[many] punktów
+}
+game-points = { $n } { $n ->
+    [one] duży punkt
+    [few] duże punkty
+   *[many] dużych punktów
+}
+tricks = { $n } { $n ->
+    [one] lewa
+    [few] lewy
+   *[many] lew
+}
+doubles = { $n } { $n ->
+    [one] dublet
+    [few] dublety
+   *[many] dubletów
+}
+tiles = { $n } { $n ->
+    [one] kamień
+    [few] kamienie
+   *[many] kamieni
+}
+minutes = { $n } { $n ->
+    [one] minutę
+    [few] minuty
+   *[many] minut
+}
+
+## Games and suits
+
+preset-bingo = Bingo
+preset-bingo-classic = Bingo (klasyczne)
+preset-bingo-domino = Bingo (domino)
+preset-42 = 42 we dwóch
+suit = { $suit ->
+    [0] mydła
+    [1] jedynki
+    [2] dwójki
+    [3] trójki
+    [4] czwórki
+    [5] piątki
+   *[6] szóstki
+}
+suit-short = { $suit ->
+    [0] mydła (0)
+    [1] jedynki (1)
+    [2] dwójki (2)
+    [3] trójki (3)
+    [4] czwórki (4)
+    [5] piątki (5)
+   *[6] szóstki (6)
+}
+
+## Challenges
+
+challenge-anyone = 🎲 <b>{ $creator }</b> szuka przeciwnika: { $game }, do { game-points-target }.
+challenge-invite = 🎲 <b>{ $creator }</b> wyzywa <b>{ $opponent }</b>: { $game }, do { game-points-target }.
+game-points-target = { $target } { $target ->
+    [one] dużego punktu
+   *[other] dużych punktów
+}
+challenge-expires = Wyzwanie jest ważne przez { minutes }.
+challenge-withdrawn = Wyzwanie gracza { $creator } zostało wycofane.
+challenge-cancelled = Wyzwanie gracza { $creator } usunął administrator.
+challenge-expired = ⌛ Wyzwanie gracza { $creator } wygasło — nikt go nie przyjął.
+challenge-accepted = 🀄 <b>{ $a }</b> kontra <b>{ $b }</b>: { $game }, do { game-points-target }. Kamienie rozdane w wiadomościach prywatnych.
+btn-join = 🤝 Przyjmij wyzwanie
+btn-join-here = ⚡ Przyjmij tutaj
+btn-withdraw = ✖ Wycofaj
+btn-open-bot = 🤖 Otwórz bota
+
+## Table (group)
+
+table-title = <b>{ $game }</b> · rozdanie { $deal }
+table-score = { $a } <b>{ $sa }:{ $sb }</b> { $b } · do { $target }
+table-trump = Atu: { suit } { $tile }
+table-trump-hidden = Atu: { suit }
+table-reserve = W talonie: { tiles }
+table-closed = 🔒 Talon zamknięty: { $name }
+table-lead = Na stole: { $tile } ({ $name })
+table-last = Poprzednia lewa: { $lead } { $reply } → { $name }
+table-tricks = Lewy: { $a } { $ta } · { $b } { $tb }
+table-claim = 📣 { $name }: { doubles } { $tiles } — { $state ->
+    [open] czeka na lewę
+    [won] zaliczone
+   *[lost] niezaliczone
+}
+table-turn = ▶️ Ruch: <b>{ $name }</b>
+table-choosing = ▶️ <b>{ $name }</b> wybiera: odkryty { $tile } albo zakryty kamień
+table-stock = W talonie: { tiles }
+table-phase = { $phase ->
+    [draw] Dobieranie (bez atu, bez obowiązku koloru)
+    [bidding] Licytacja
+    [trumps] Wybór atu
+   *[play] Rozgrywka
+}
+table-bids = Licytacja: { $list }
+bid-pass = pas
+table-contract = Kontrakt: { $name } — { $bid }, atu: { $trump }
+table-contract-pending = Kontrakt: { $name } — { $bid }
+table-points = Punkty: { $a } { $pa } · { $b } { $pb }
+table-draw-tricks = Lewy w dobieraniu: { $a } { $ta } · { $b } { $tb }
+
+## Panel (private)
+
+panel-title = <b>{ $game }</b> · rozdanie { $deal } · przeciwko { $opponent }
+panel-score = Wynik <b>{ $me }:{ $them }</b> (do { $target })
+panel-points = Twoje punkty: <b>{ $points }</b> · lewy { $mine }:{ $theirs }
+panel-points-42 = Punkty: ty { $mine } · przeciwnik { $theirs } · lewy { $tm }:{ $tt }
+panel-opponent-claims = Przeciwnik pokazał: { $tiles }
+panel-lead = Twoje wyjście.
+panel-reply = Twoja odpowiedź na { $tile }.
+panel-wait = ⏳ Ruch przeciwnika ({ $name }).
+panel-choose = Weź odkryty { $tile } albo zakryty kamień.
+panel-bid-first = Twoja odzywka (od { $min }) albo pas.
+panel-bid = Twoja odzywka (powyżej { $bid }) albo pas.
+panel-trumps = Wybierz atu.
+panel-hint = Kamienie, których nie można zagrać, są w nawiasach.
+panel-over = Rozdanie zakończone.
+panel-match-over = Mecz zakończony.
+panel-moved = Panel przeniesiony niżej.
+btn-claim = 📣 { $tile } + { doubles }: { $value }
+claim-value = { $gp ->
+    [0] { points }
+   *[other] { game-points }
+}
+btn-close = 🔒 Zamknij talon
+btn-take-indicator = Weź { $tile }
+btn-take-hidden = Weź zakryty
+btn-pass = Pas
+btn-trump = { suit-short }
+
+## Refusals and toasts
+
+refusal-game_over = Rozdanie już się skończyło.
+refusal-not_your_turn = To nie twój ruch.
+refusal-wrong_phase = Teraz nie można tak zagrać.
+refusal-not_in_hand = Nie masz tego kamienia.
+refusal-must_follow_suit = Musisz dołożyć do koloru.
+refusal-must_beat = Musisz przebić kamieniem tego samego koloru.
+refusal-must_follow_lower_half = Musisz dołożyć do młodszej połówki.
+refusal-must_trump = Musisz zagrać atu.
+refusal-no_claim = Takiej deklaracji nie można zgłosić.
+refusal-cannot_close = Teraz nie można zamknąć talonu.
+refusal-bid_too_low = Odzywka musi być wyższa od poprzedniej.
+toast-stale = Ten przycisk jest nieaktualny — spójrz na nowszą wiadomość.
+toast-old-panel = To stary panel — używaj najnowszego.
+toast-not-player = Nie grasz w tym meczu.
+toast-match-over = Mecz już się skończył.
+toast-no-match = Nie znaleziono meczu.
+toast-busy = Chwileczkę, ruch jest jeszcze przetwarzany — naciśnij ponownie.
+toast-bad-button = Ten przycisk nie działa.
+toast-own-challenge = To twoje wyzwanie — czekamy na przeciwnika.
+toast-not-invited = To wyzwanie nie jest skierowane do ciebie.
+toast-challenge-gone = Wyzwanie jest już nieaktualne.
+toast-already-playing = Masz już mecz w tym czacie.
+toast-challenge-open = Masz już otwarte wyzwanie w tym czacie.
+toast-only-creator = Wycofać wyzwanie może tylko jego autor.
+toast-start-bot = Najpierw otwórz bota w prywatnej wiadomości — tam dostaniesz kamienie.
+toast-admin-only = To mogą zrobić tylko administratorzy grupy.
+toast-storage = Baza danych jest niedostępna, spróbuj za minutę.
+toast-done = Gotowe.
+
+## Errors of commands
+
+error-group-only = To polecenie działa w grupie.
+error-private-only = To polecenie działa w prywatnej rozmowie z botem.
+error-unknown-game = Nie znam gry „{ $name }”. Dostępne: { $list }.
+error-no-match = Nie masz aktywnego meczu.
+error-no-challenge = Nie masz otwartego wyzwania w tym czacie.
+error-storage = Baza danych jest niedostępna, spróbuj za minutę.
+error-admin-only = To mogą zrobić tylko administratorzy grupy.
+error-self-challenge = Nie możesz wyzwać samego siebie.
+need-start = { $name }, otwórz bota w prywatnej wiadomości, żeby dostać swoje kamienie.
+
+## Results
+
+deal-result = <b>Rozdanie { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
+deal-no-points = Nikt nie zdobył 70 — bez dużych punktów.
+deal-all-passed = Obaj spasowali — nowe rozdanie, znowu otwiera { $name }.
+deal-score = Wynik meczu: { $a } <b>{ $sa }:{ $sb }</b> { $b }.
+reason-reached_goal = { $name } +{ $gp }: 70 punktów, przeciwnik ma { $threshold } lub więcej.
+reason-schneider = { $name } +{ $gp }: 70 punktów, przeciwnik ma mniej niż { $threshold }.
+reason-no_trick = { $name } +{ $gp }: 70 punktów, przeciwnik bez lewy.
+reason-closer_failed = { $name } +{ $gp }: przeciwnik zamknął talon i nie zdobył 70.
+reason-closer_failed_penalty = { $name } +{ $gp }: przeciwnik zamknął talon { $penalty ->
+    [first] przed pierwszą lewą
+   *[notrick] i nie wziął żadnej lewy
+} i nie zdobył 70.
+reason-reached_goal_after_close = { $name } +{ $gp }: 70 punktów zdobyte po zamknięciu talonu przez przeciwnika.
+reason-claim = { $name } +{ $gp }: deklaracja { $claim }.
+reason-bingo_takes_trump_double = { $name } +{ $gp }: bingo zabiło dublet atutowy!
+reason-bid_made = { $name } +{ $gp }: kontrakt { $bid } wypełniony ({ $pts }).
+reason-bid_set = { $name } +{ $gp }: kontrakt przeciwnika { $bid } niewypełniony ({ $pts }).
+match-won = 🏆 <b>{ $name }</b> wygrywa mecz <b>{ $sw }:{ $sl }</b>!
+match-surrender = 🏳 { $loser } się poddaje. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
+rating-change = Ranking: { $winner } { $rw } (+{ $d }), { $loser } { $rl } (−{ $d }).
+
+## Surrender
+
+surrender-confirm = Poddać mecz z { $opponent }? To będzie porażka.
+btn-surrender = 🏳 Tak, poddaję się
+btn-keep-playing = Gramy dalej
+surrender-kept = Gramy dalej.
+
+## Language
+
+lang-choose = Выберите язык · Wybierz język
+lang-set = Język: polski.
+btn-lang-ru = 🇷🇺 Русский
+btn-lang-pl = 🇵🇱 Polski
+
+## Start and commands
+
+start-welcome = Cześć! Prowadzę mecze domina „Bingo” i „42” w grupie. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, w prywatnej wiadomości.
+start-joined = Przyjąłeś wyzwanie — kamienie przyszły w osobnej wiadomości.
+cmd-play = Wyzwij na mecz (Bingo albo 42)
+cmd-cancel = Usuń otwarte wyzwanie
+cmd-surrender = Poddaj bieżący mecz
+cmd-lang = Język bota
+cmd-hand = Pokaż moje kamienie jeszcze raz
+cmd-start = Start
+cmd-help = Co potrafi bot

@@ -1,0 +1,109 @@
+"""The Redis client factory and what a lost connection looks like to the service's callers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import fakeredis
+import pytest
+from redis.asyncio import Redis
+
+from bot.services.matches import MatchService, StorageUnavailable
+from bot.services.models import Challenge
+from bot.storage.redis import create_redis
+from tests.bot.conftest import REAL_URL
+from tests.bot.helpers import ALA, BOB, CHAT
+
+DEAD_URL = "redis://127.0.0.1:1/0"
+CHALLENGE = Challenge(
+    id="c1", chat_id=CHAT, creator=ALA, preset="bingo", target=8, lang="ru", created=0.0, expires=300.0
+)
+
+Call = Callable[[MatchService], Awaitable[object]]
+CALLS: dict[str, Call] = {
+    "get": lambda s: s.get("m1"),
+    "submit": lambda s: s.submit("m1", ALA.id, "00", version=0, request_id="q"),
+    "surrender": lambda s: s.surrender("m1", ALA.id),
+    "abandon": lambda s: s.abandon("m1"),
+    "active_match": lambda s: s.active_match(CHAT, ALA.id),
+    "chat_matches": lambda s: s.chat_matches(CHAT),
+    "user_matches": lambda s: s.user_matches(ALA.id),
+    "messages": lambda s: s.messages("m1"),
+    "set_table_message": lambda s: s.set_table_message("m1", 1),
+    "set_panel_message": lambda s: s.set_panel_message("m1", 0, 1),
+    "open_challenge": lambda s: s.open_challenge(CHAT, ALA, "bingo", "ru"),
+    "challenge": lambda s: s.challenge("c1"),
+    "open_challenge_of": lambda s: s.open_challenge_of(CHAT, ALA.id),
+    "set_challenge_message": lambda s: s.set_challenge_message(CHALLENGE, 5),
+    "withdraw": lambda s: s.withdraw("c1", ALA.id),
+    "accept": lambda s: s.accept("c1", BOB),
+    "chat_settings": lambda s: s.chat_settings(CHAT),
+    "update_chat_settings": lambda s: s.update_chat_settings(CHAT, lang="pl"),
+    "profile": lambda s: s.profile(ALA.id),
+    "update_profile": lambda s: s.update_profile(ALA.id, name="Ala"),
+    "first_delivery": lambda s: s.first_delivery(1),
+    "leaderboard": lambda s: s.leaderboard(CHAT),
+    "rank_of": lambda s: s.rank_of(None, ALA.id),
+    "stats": lambda s: s.stats(ALA.id, CHAT),
+    "history": lambda s: s.history(chat_id=CHAT),
+}
+
+
+@pytest.fixture
+async def dead() -> AsyncIterator[MatchService]:
+    """A service whose Redis does not answer (nothing listens on port 1)."""
+    client = create_redis(DEAD_URL, timeout=0.2)
+    try:
+        yield MatchService(client, prefix="test:dead")
+    finally:
+        await client.aclose()
+
+
+class TestStorageUnavailable:
+    """Every call of the service turns a lost connection into StorageUnavailable."""
+
+    @pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
+    async def test_raised(self, dead: MatchService, call: Call) -> None:
+        """The caller sees the service's own error, not a redis exception."""
+        with pytest.raises(StorageUnavailable):
+            await call(dead)
+
+
+class TestCreateRedis:
+    """create_redis: a real server for a URL, else fakeredis with a loud warning."""
+
+    @pytest.mark.parametrize("url", [None, ""])
+    async def test_without_url(self, caplog: pytest.LogCaptureFixture, url: str | None) -> None:
+        """Without a URL the client is an in-process fakeredis, and a WARNING says the data will be lost."""
+        with caplog.at_level(logging.WARNING, logger="bot.storage.redis"):
+            client = create_redis(url)
+        try:
+            assert isinstance(client, fakeredis.FakeAsyncRedis)
+            assert await client.ping()
+        finally:
+            await client.aclose()
+        warnings = [r for r in caplog.records if r.name == "bot.storage.redis" and r.levelno == logging.WARNING]
+        assert len(warnings) == 1
+        assert "fakeredis" in warnings[0].getMessage()
+
+    async def test_with_url(self, caplog: pytest.LogCaptureFixture) -> None:
+        """With a URL the client is a plain redis client and nothing is logged."""
+        with caplog.at_level(logging.WARNING, logger="bot.storage.redis"):
+            client = create_redis(DEAD_URL)
+        try:
+            assert type(client) is Redis
+            assert caplog.records == []
+        finally:
+            await client.aclose()
+
+    async def test_pool_waits(self, real_redis: bool) -> None:
+        """More concurrent commands than the pool has connections wait for one instead of failing."""
+        if not real_redis:
+            pytest.skip("no Redis server answers a PING on 127.0.0.1:6379")
+        client = create_redis(REAL_URL, max_connections=2)
+        try:
+            assert await asyncio.gather(*(client.ping() for _ in range(10))) == [True] * 10
+        finally:
+            await client.aclose()
