@@ -267,7 +267,7 @@ def rating_text(tr: Translator, record: MatchRecord, summary: Summary, ratings: 
         "rating-change",
         winner=name(record, w),
         loser=name(record, lo),
-        rw=ratings[0],
-        rl=ratings[1],
+        rw=str(ratings[0]),
+        rl=str(ratings[1]),
         d=summary.rating_change,
     )

@@ -102,7 +102,10 @@ async def cancel(message: Message, service: MatchService, presenter: Presenter, 
             await message.reply(tr("error-no-challenge"))
             return
         challenge_id = own.id
-    admin = await is_admin(message.bot, message.chat, user.id) if message.bot else False
+    challenge = await service.challenge(challenge_id)
+    admin = False
+    if challenge is not None and challenge.creator.id != user.id and message.bot is not None:
+        admin = await is_admin(message.bot, message.chat, user.id)
     try:
         challenge = await service.withdraw(challenge_id, user.id, admin=admin)
     except Rejected as exc:

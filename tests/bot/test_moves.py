@@ -23,7 +23,7 @@ def tile_of(match: Match, seat: int) -> Action:
     return PLAY[(hand & -hand).bit_length() - 1]
 
 
-async def one_move(service: MatchService) -> tuple[MatchRecord, Match]:
+async def after_first_trick(service: MatchService) -> tuple[MatchRecord, Match]:
     """A bingo match after its first trick: version 2 or more, the seat to move leading."""
     record, match = await start_match(service)
     result = await service.submit(record.id, to_move(record, match).id, match.legal_actions()[0], version=0)
@@ -162,7 +162,7 @@ class TestRejections:
     @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
     async def test_rejected(self, backend: Backend, service: MatchService, case: Case) -> None:
         """The reason (and the engine's refusal) are as expected; Redis and the service's cache are untouched."""
-        record, match = await one_move(service)
+        record, match = await after_first_trick(service)
         if case.over:
             record = (await service.surrender(record.id, record.players[0].id)).record
         before = await backend.service().get(record.id)
@@ -175,7 +175,7 @@ class TestRejections:
 
     async def test_service_still_works(self, service: MatchService) -> None:
         """After rejections the right player's move at the right version is applied."""
-        record, match = await one_move(service)
+        record, match = await after_first_trick(service)
         for case in CASES.values():
             if not case.over:
                 with pytest.raises(Rejected):

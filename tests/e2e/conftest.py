@@ -1,0 +1,88 @@
+"""The real bot (Dispatcher + aiogram's aiohttp session) against the fake Bot API, with real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.app import App, create_app, set_commands
+from bot.config import Settings
+from tests.e2e.fake_telegram import FakeTelegram
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+# Telegram's limit is about 20 sends+edits a minute per group; the tests run the
+# same limiter on a compressed clock (20 per 2 s) and check it on that clock.
+GROUP_WINDOW = 2.0
+GROUP_BUDGET = 20
+
+
+async def _redis_or_skip() -> Redis:
+    redis = Redis.from_url(REDIS_URL)
+    try:
+        await redis.ping()
+    except Exception:
+        await redis.aclose()
+        pytest.skip("no Redis server answers on 127.0.0.1:6379")
+    return redis
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"e2e:{uuid.uuid4().hex}"
+
+
+@contextlib.asynccontextmanager
+async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> AsyncIterator[App]:
+    """Start the bot polling the fake server; stop it and close everything on exit."""
+    redis = await _redis_or_skip()
+    settings = Settings(
+        bot_token="123456:TEST-token",
+        telegram_api_base=fake.base,
+        redis_url=REDIS_URL,
+        redis_prefix=prefix,
+        group_window=GROUP_WINDOW,
+        group_budget=GROUP_BUDGET,
+        private_gap=0.02,
+        **overrides,  # type: ignore[arg-type]
+    )
+    app = await create_app(settings, redis=redis)
+    await set_commands(app.bot, app.presenter.i18n)
+    polling = asyncio.create_task(
+        app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1, close_bot_session=False)
+    )
+    try:
+        yield app
+    finally:
+        with contextlib.suppress(RuntimeError):
+            await app.dispatcher.stop_polling()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(polling, 5)
+        await app.outbox.drain()
+        await app.bot.session.close()
+        await redis.aclose()
+
+
+@pytest.fixture
+async def cleanup_redis(prefix: str) -> AsyncIterator[None]:
+    yield
+    redis = Redis.from_url(REDIS_URL)
+    try:
+        async for key in redis.scan_iter(match=f"{prefix}*"):
+            await redis.delete(key)
+    except Exception:
+        pass
+    finally:
+        await redis.aclose()

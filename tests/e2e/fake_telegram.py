@@ -1,0 +1,349 @@
+"""A fake Telegram Bot API server (aiohttp) for end-to-end tests.
+
+The real bot talks HTTP to it through aiogram's own aiohttp session. It keeps
+chats and messages, hands out updates to ``getUpdates``, records every call
+with its time, and behaves like Telegram where the bot must cope: 403 for a
+private chat whose user never started the bot, 400 "message is not modified"
+for an identical edit, 429 on demand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass
+class FakeUser:
+    id: int
+    first_name: str
+    username: str
+    language_code: str = "ru"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "username": self.username,
+            "language_code": self.language_code,
+        }
+
+
+@dataclass
+class Call:
+    at: float
+    method: str
+    params: dict[str, Any]
+    status: int
+
+
+@dataclass
+class Sent:
+    """A message the bot sent, as it stands now."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    history: list[str] = field(default_factory=list)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.reply_markup:
+            return []
+        return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
+
+
+JSON_FIELDS = {"reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities"}
+BOT_ID = 4242
+
+
+class FakeTelegram:
+    def __init__(self, bot_username: str = "domino_test_bot") -> None:
+        self.bot_username = bot_username
+        self.calls: list[Call] = []
+        self.updates: list[dict[str, Any]] = []
+        self.delivered = 0
+        self._update_ids = itertools.count(1)
+        self._message_ids = itertools.count(100)
+        self._callback_ids = itertools.count(9000)
+        self._new_update = asyncio.Event()
+        self.messages: dict[tuple[int, int], Sent] = {}
+        self.started: set[int] = set()
+        self.admins: dict[int, set[int]] = {}
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.fail_with_429 = 0
+        self.retry_after = 1
+        self.unknown_methods: list[str] = []
+        self._runner: web.AppRunner | None = None
+        self.base = ""
+
+    # -- server ----------------------------------------------------------------
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base = f"http://127.0.0.1:{port}"
+        return self.base
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        raw = await request.post() if request.can_read_body else {}
+        params: dict[str, Any] = {}
+        for key, value in raw.items():
+            text = value if isinstance(value, str) else str(value)
+            params[key] = json.loads(text) if key in JSON_FIELDS else text
+        status, body = await self._dispatch(method, params)
+        self.calls.append(Call(time.monotonic(), method, params, status))
+        return web.json_response(body, status=status)
+
+    async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if method == "getUpdates":
+            return 200, {"ok": True, "result": await self._get_updates(p)}
+        if method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0:
+            self.fail_with_429 -= 1
+            return 429, {
+                "ok": False,
+                "error_code": 429,
+                "description": f"Too Many Requests: retry after {self.retry_after}",
+                "parameters": {"retry_after": self.retry_after},
+            }
+        handler = getattr(self, f"_m_{method}", None)
+        if handler is None:
+            self.unknown_methods.append(method)
+            return 404, {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
+        result: tuple[int, dict[str, Any]] = handler(p)
+        return result
+
+    async def _get_updates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(p.get("offset", 0) or 0)
+        timeout = float(p.get("timeout", 0) or 0)
+        if offset:
+            self.delivered = max(self.delivered, offset - 1)
+        pending = [u for u in self.updates if u["update_id"] >= offset]
+        if not pending and timeout:
+            self._new_update.clear()
+            try:
+                await asyncio.wait_for(self._new_update.wait(), min(timeout, 0.5))
+            except TimeoutError:
+                pass
+            pending = [u for u in self.updates if u["update_id"] >= offset]
+        return pending
+
+    # -- Bot API methods ---------------------------------------------------------
+
+    def _ok(self, result: Any) -> tuple[int, dict[str, Any]]:
+        return 200, {"ok": True, "result": result}
+
+    def _error(self, code: int, description: str) -> tuple[int, dict[str, Any]]:
+        return code, {"ok": False, "error_code": code, "description": description}
+
+    def _m_getMe(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        return self._ok({"id": BOT_ID, "is_bot": True, "first_name": "Domino", "username": self.bot_username})
+
+    def _m_deleteWebhook(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        return self._ok(True)
+
+    def _m_setMyCommands(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        self.commands.append(p)
+        return self._ok(True)
+
+    def _m_getChatMember(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        user = {"id": user_id, "is_bot": False, "first_name": str(user_id)}
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "administrator":
+            member.update(
+                can_be_edited=False,
+                is_anonymous=False,
+                can_manage_chat=True,
+                can_delete_messages=True,
+                can_manage_video_chats=True,
+                can_restrict_members=True,
+                can_promote_members=False,
+                can_change_info=True,
+                can_invite_users=True,
+                can_post_stories=False,
+                can_edit_stories=False,
+                can_delete_stories=False,
+            )
+        return self._ok(member)
+
+    def _chat(self, chat_id: int) -> dict[str, Any]:
+        if chat_id < 0:
+            return {"id": chat_id, "type": "supergroup", "title": "Domino club"}
+        return {"id": chat_id, "type": "private", "first_name": str(chat_id)}
+
+    def _message_dict(self, sent: Sent) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "message_id": sent.message_id,
+            "date": int(time.time()),
+            "chat": self._chat(sent.chat_id),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Domino", "username": self.bot_username},
+            "text": sent.text,
+        }
+        if sent.reply_markup:
+            message["reply_markup"] = sent.reply_markup
+        return message
+
+    def _m_sendMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        chat_id = int(p["chat_id"])
+        if chat_id > 0 and chat_id not in self.started:
+            return self._error(403, "Forbidden: bot can't initiate conversation with a user")
+        sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"))
+        sent.history.append(sent.text)
+        self.messages[(chat_id, sent.message_id)] = sent
+        return self._ok(self._message_dict(sent))
+
+    def _m_editMessageText(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        sent = self.messages.get(key)
+        if sent is None:
+            return self._error(400, "Bad Request: message to edit not found")
+        markup = p.get("reply_markup")
+        if sent.text == p["text"] and sent.reply_markup == markup:
+            return self._error(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply markup "
+                "are exactly the same as a current content and reply markup of the message",
+            )
+        sent.text, sent.reply_markup = p["text"], markup
+        sent.history.append(sent.text)
+        return self._ok(self._message_dict(sent))
+
+    def _m_editMessageReplyMarkup(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        sent = self.messages.get(key)
+        if sent is None:
+            return self._error(400, "Bad Request: message to edit not found")
+        markup = p.get("reply_markup")
+        if sent.reply_markup == markup:
+            return self._error(400, "Bad Request: message is not modified")
+        sent.reply_markup = markup
+        return self._ok(self._message_dict(sent))
+
+    def _m_deleteMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        if self.messages.pop(key, None) is None:
+            return self._error(400, "Bad Request: message to delete not found")
+        return self._ok(True)
+
+    def _m_answerCallbackQuery(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        query_id = p["callback_query_id"]
+        if query_id in self.answers:
+            return self._error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        self.answers[query_id] = p
+        return self._ok(True)
+
+    # -- what users do -----------------------------------------------------------
+
+    def _push(self, update: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        update["update_id"] = update_id
+        self.updates.append(update)
+        self._new_update.set()
+        return update_id
+
+    def send_text(self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None) -> int:
+        """The user writes ``text`` in a chat (a private chat's id is the user's id)."""
+        if chat_id == user.id and text.startswith("/start"):
+            self.started.add(user.id)
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": self._chat(chat_id),
+            "from": user.as_dict(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if isinstance(reply_to, Sent):
+            message["reply_to_message"] = self._message_dict(reply_to)
+        elif reply_to is not None:
+            message["reply_to_message"] = reply_to
+        return self._push({"message": message})
+
+    def press(self, user: FakeUser, sent: Sent, callback_data: str) -> str:
+        """The user presses an inline button with ``callback_data`` on message ``sent``."""
+        query_id = str(next(self._callback_ids))
+        self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.as_dict(),
+                    "chat_instance": str(sent.chat_id),
+                    "data": callback_data,
+                    "message": self._message_dict(sent),
+                }
+            }
+        )
+        return query_id
+
+    # -- what tests look at ------------------------------------------------------
+
+    def chat_messages(self, chat_id: int) -> list[Sent]:
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
+
+    def last_message(self, chat_id: int) -> Sent | None:
+        found = self.chat_messages(chat_id)
+        return found[-1] if found else None
+
+    def calls_to(self, chat_id: int, methods: tuple[str, ...] = ("sendMessage", "editMessageText")) -> list[Call]:
+        return [
+            c
+            for c in self.calls
+            if c.method in methods and c.status == 200 and str(c.params.get("chat_id")) == str(chat_id)
+        ]
+
+    def max_in_window(self, chat_id: int, window: float) -> int:
+        """The most successful sends plus edits to a chat within any ``window`` seconds."""
+        times = [c.at for c in self.calls_to(chat_id, ("sendMessage", "editMessageText", "editMessageReplyMarkup"))]
+        best = 0
+        start = 0
+        for end, at in enumerate(times):
+            while at - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    async def wait_answer(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while query_id not in self.answers:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"callback {query_id} was never answered")
+            await asyncio.sleep(0.005)
+        return self.answers[query_id]
+
+    async def wait_for(self, predicate: Any, timeout: float = 10.0, what: str = "condition") -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.01)
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Wait until every update was fetched by the bot."""
+        await self.wait_for(lambda: self.delivered >= len(self.updates), timeout, "updates to be fetched")
