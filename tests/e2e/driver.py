@@ -53,13 +53,17 @@ async def play_to_end(
                 continue
             moves += 1
             progressed = True
-            await fake.wait_for(
-                lambda: all(
-                    (p := panel_of(fake, u)) is None or version_of(p) > before for u in players
-                ),
-                what="panels to show the move",
-            )
+            await fake.wait_for(lambda v=before: _moved_on(fake, players, v), what="panels to show the move")
             break
         if not progressed:
             await fake.wait_for(lambda: True, what="retry")
     raise AssertionError("the match did not end")
+
+
+def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: int) -> bool:
+    """Both panels show a version after ``version`` (or have no buttons any more)."""
+    for user in players:
+        panel = panel_of(fake, user)
+        if panel is not None and version_of(panel) <= version:
+            return False
+    return True

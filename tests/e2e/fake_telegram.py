@@ -10,6 +10,7 @@ for an identical edit, 429 on demand.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -141,10 +142,8 @@ class FakeTelegram:
         pending = [u for u in self.updates if u["update_id"] >= offset]
         if not pending and timeout:
             self._new_update.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new_update.wait(), min(timeout, 0.5))
-            except TimeoutError:
-                pass
             pending = [u for u in self.updates if u["update_id"] >= offset]
         return pending
 
@@ -263,7 +262,9 @@ class FakeTelegram:
         self._new_update.set()
         return update_id
 
-    def send_text(self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None) -> int:
+    def send_text(
+        self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None
+    ) -> int:
         """The user writes ``text`` in a chat (a private chat's id is the user's id)."""
         if chat_id == user.id and text.startswith("/start"):
             self.started.add(user.id)
