@@ -40,8 +40,15 @@ class UpdateMiddleware(BaseMiddleware):
                 return None
             return await handler(event, data)
         except StorageUnavailable:
+            context["result"] = "storage_unavailable"
             log.exception("update=%s storage unavailable", event.update_id)
-            await self._apologise(event)
+            await self._apologise(event, "toast-storage", "error-storage")
+            return None
+        except Exception:
+            # Every callback is answered, even when a handler fails.
+            context["result"] = "error"
+            log.exception("update=%s failed", event.update_id)
+            await self._apologise(event, "toast-error", "error-internal")
             return None
         finally:
             log.info(
@@ -54,13 +61,13 @@ class UpdateMiddleware(BaseMiddleware):
                 (time.perf_counter() - started) * 1000,
             )
 
-    async def _apologise(self, event: Update) -> None:
+    async def _apologise(self, event: Update, toast: str, text: str) -> None:
         try:
             if event.callback_query is not None:
                 tr = self.i18n[pick_lang(event.callback_query.from_user.language_code)]
-                await event.callback_query.answer(tr("toast-storage"), show_alert=True)
+                await event.callback_query.answer(tr(toast), show_alert=True)
             elif event.message is not None and event.message.from_user is not None:
                 tr = self.i18n[pick_lang(event.message.from_user.language_code)]
-                await event.message.answer(tr("error-storage"))
+                await event.message.answer(tr(text))
         except Exception:
             log.exception("could not tell the user that storage is down")

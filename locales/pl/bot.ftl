@@ -164,6 +164,7 @@ toast-only-creator = Wycofać wyzwanie może tylko jego autor.
 toast-start-bot = Najpierw otwórz bota w prywatnej wiadomości — tam dostaniesz kamienie.
 toast-admin-only = To mogą zrobić tylko administratorzy grupy.
 toast-storage = Baza danych jest niedostępna, spróbuj za minutę.
+toast-error = Coś poszło nie tak — spróbuj jeszcze raz.
 toast-done = Gotowe.
 
 ## Errors of commands
@@ -173,6 +174,7 @@ error-private-only = To polecenie działa w prywatnej rozmowie z botem.
 error-unknown-game = Nie znam gry „{ $name }”. Dostępne: { $list }.
 error-no-match = Nie masz aktywnego meczu.
 error-no-challenge = Nie masz otwartego wyzwania w tym czacie.
+error-internal = Coś poszło nie tak — spróbuj jeszcze raz.
 error-storage = Baza danych jest niedostępna, spróbuj za minutę.
 error-admin-only = To mogą zrobić tylko administratorzy grupy.
 error-self-challenge = Nie możesz wyzwać samego siebie.

@@ -164,6 +164,7 @@ toast-only-creator = Отозвать вызов может только его 
 toast-start-bot = Сначала откройте бота в личке — там ваши камни.
 toast-admin-only = Это могут только администраторы группы.
 toast-storage = Хранилище недоступно, попробуйте через минуту.
+toast-error = Что-то пошло не так — попробуйте ещё раз.
 toast-done = Готово.
 
 ## Errors of commands
@@ -173,6 +174,7 @@ error-private-only = Эта команда работает в личных со
 error-unknown-game = Не знаю игру «{ $name }». Есть: { $list }.
 error-no-match = У вас нет активного матча.
 error-no-challenge = У вас нет открытого вызова в этом чате.
+error-internal = Что-то пошло не так — попробуйте ещё раз.
 error-storage = Хранилище недоступно, попробуйте через минуту.
 error-admin-only = Это могут только администраторы группы.
 error-self-challenge = Нельзя вызвать самого себя.

@@ -97,7 +97,7 @@ class FakeTelegram:
         await site.start()
         server = site._server
         assert server is not None
-        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
         self.base = f"http://127.0.0.1:{port}"
         return self.base
 
