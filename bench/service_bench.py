@@ -50,7 +50,7 @@ async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
         ids.append(record.id)
 
     async def move(svc: MatchService, match_id: str) -> bool:
-        record, match = await svc._load(match_id)
+        record, match = await svc.peek(match_id)
         seat = match.turn
         if seat is None:
             return False

@@ -93,6 +93,11 @@ def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> I
     return InlineKeyboardMarkup(inline_keyboard=rows + extra) if rows or extra else None
 
 
+def add_to_group_keyboard(tr: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    link = f"https://t.me/{bot_username}?startgroup=true"
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=tr("btn-add-to-group"), url=link)]])
+
+
 def surrender_keyboard(tr: Translator, match_id: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[

@@ -8,6 +8,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
+from bot import keyboards
 from bot.i18n import I18n, pick_lang
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, join, player_of, user_lang
@@ -46,7 +47,19 @@ async def start(
         if not await resend_panel(match_id, user.id, service, presenter):
             await message.answer(tr("error-no-match"))
         return
-    await message.answer(tr("start-welcome"))
+    await message.answer(tr("start-welcome"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
+
+
+@router.message(Command("help"))
+async def help_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+    """What the bot does and how to start a match."""
+    user = message.from_user
+    if message.chat.type in GROUP_TYPES:
+        tr = i18n[await chat_lang(service, message.chat.id, user)]
+        await message.answer(tr("help-text"))
+        return
+    tr = i18n[await user_lang(service, user)] if user else i18n[pick_lang(None)]
+    await message.answer(tr("help-text"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
 
 
 async def resend_panel(match_id: str, user_id: int, service: MatchService, presenter: Presenter) -> bool:

@@ -100,6 +100,8 @@ class MatchService:
         self._finish = redis.register_script(scripts.FINISH)
         self._accept = redis.register_script(scripts.ACCEPT)
         self._open = redis.register_script(scripts.OPEN)
+        self._withdraw = redis.register_script(scripts.WITHDRAW)
+        self._set_if_exists = redis.register_script(scripts.SET_IF_EXISTS)
 
     async def _call(self, op: Awaitable[T]) -> T:
         try:
@@ -110,6 +112,9 @@ class MatchService:
     # -- matches: reading ----------------------------------------------------
 
     def _remember(self, record: MatchRecord, match: Match) -> None:
+        known = self._cache.get(record.id)
+        if known is not None and known[0].version > record.version:
+            return
         self._cache[record.id] = (record, match)
         self._cache.move_to_end(record.id)
         while len(self._cache) > self._cache_size:
@@ -121,14 +126,22 @@ class MatchService:
         self._remember(record, match)
         return record, match
 
-    async def _load(self, match_id: str) -> tuple[MatchRecord, Match]:
-        cached = self._cache.get(match_id)
-        if cached is not None:
-            return cached
+    async def _load(self, match_id: str, *, fresh: bool = False) -> tuple[MatchRecord, Match, bool]:
+        """The match and whether it came from this process's cache (``fresh`` reads Redis)."""
+        if not fresh:
+            cached = self._cache.get(match_id)
+            if cached is not None:
+                return cached[0], cached[1], True
         data = await self._call(self.redis.hget(self.keys.match(match_id), "d"))
         if data is None:
+            self._cache.pop(match_id, None)
             raise Rejected(Rejection.NO_MATCH)
-        return self._decode(data)
+        record = MatchRecord.model_validate_json(data)
+        known = self._cache.get(match_id)
+        if known is not None and known[0].version == record.version:
+            return known[0], known[1], False
+        record, match = self._decode(data)
+        return record, match, False
 
     async def peek(self, match_id: str) -> tuple[MatchRecord, Match]:
         """The match as this process last saw it (read from Redis when not cached).
@@ -136,12 +149,13 @@ class MatchService:
         Good for deciding how to answer; a move is still checked on the current
         version by :meth:`submit`.
         """
-        return await self._load(match_id)
+        record, match, _ = await self._load(match_id)
+        return record, match
 
     async def get(self, match_id: str) -> tuple[MatchRecord, Match]:
         """The match as stored now (always read from Redis)."""
-        self._cache.pop(match_id, None)
-        return await self._load(match_id)
+        record, match, _ = await self._load(match_id, fresh=True)
+        return record, match
 
     async def active_match(self, chat_id: int, user_id: int) -> str | None:
         """The id of the user's active match in the chat, if any."""
@@ -149,12 +163,26 @@ class MatchService:
         return None if value is None else _text(value)
 
     async def chat_matches(self, chat_id: int) -> list[str]:
-        ids = await self._call(self.redis.smembers(self.keys.chat_matches(chat_id)))
-        return sorted(_text(i) for i in ids)
+        """Ids of the chat's active matches."""
+        return await self._live(self.keys.chat_matches(chat_id))
 
     async def user_matches(self, user_id: int) -> list[str]:
-        ids = await self._call(self.redis.smembers(self.keys.user_matches(user_id)))
-        return sorted(_text(i) for i in ids)
+        """Ids of the user's active matches."""
+        return await self._live(self.keys.user_matches(user_id))
+
+    async def _live(self, set_key: str) -> list[str]:
+        """Members of an index set whose match still exists; the others (expired) are dropped."""
+        ids = sorted(_text(i) for i in await self._call(self.redis.smembers(set_key)))
+        if not ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.exists(self.keys.match(match_id))
+            exists = await self._call(pipe.execute())
+        gone = [i for i, e in zip(ids, exists, strict=True) if not e]
+        if gone:
+            await self._call(self.redis.srem(set_key, *gone))
+        return [i for i, e in zip(ids, exists, strict=True) if e]
 
     async def messages(self, match_id: str) -> Messages:
         """The ids of the match's table message and panels (fields ``t``, ``p0``, ``p1``)."""
@@ -166,10 +194,10 @@ class MatchService:
 
     async def set_table_message(self, match_id: str, message_id: int) -> None:
         """Message ids are not versioned: storing them never makes a button stale."""
-        await self._call(self.redis.hset(self.keys.match(match_id), "t", message_id))
+        await self._call(self._set_if_exists(keys=[self.keys.match(match_id)], args=["t", message_id]))
 
     async def set_panel_message(self, match_id: str, seat: int, message_id: int) -> None:
-        await self._call(self.redis.hset(self.keys.match(match_id), f"p{seat}", message_id))
+        await self._call(self._set_if_exists(keys=[self.keys.match(match_id)], args=[f"p{seat}", message_id]))
 
     # -- matches: moves ------------------------------------------------------
 
@@ -193,24 +221,24 @@ class MatchService:
                 action = Action.parse(action)
             except ValueError:
                 raise Rejected(Rejection.ILLEGAL) from None
+        fresh = False
         for _ in range(MAX_ATTEMPTS):
-            record, match = await self._load(match_id)
+            record, match, cached = await self._load(match_id, fresh=fresh)
             if request_id is not None and request_id in record.recent:
                 return MoveResult(record, match, duplicate=True)
-            if record.status is not Status.ACTIVE:
-                raise Rejected(Rejection.MATCH_OVER)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise Rejected(Rejection.NOT_A_PLAYER)
-            if version is not None and version != record.version:
-                raise Rejected(Rejection.STALE)
-            if match.turn != seat:
-                raise Rejected(Rejection.NOT_YOUR_TURN)
-            after = match.copy()
             try:
-                finished_deal = after.play(action, seat)
-            except IllegalAction as exc:
-                raise Rejected(Rejection.ILLEGAL, exc.reason) from None
+                seat = _seat_to_act(record, match, user_id, version)
+                after = match.copy()
+                try:
+                    finished_deal = after.play(action, seat)
+                except IllegalAction as exc:
+                    raise Rejected(Rejection.ILLEGAL, exc.reason) from None
+            except Rejected:
+                if cached:
+                    # Another instance may have moved the match on: judge on the stored record.
+                    fresh = True
+                    continue
+                raise
             update: dict[str, Any] = {"deal": StoredDeal.of(after)}
             if after.is_over:
                 update.update(status=Status.FINISHED, winner=after.winner, finish=Finish.TARGET)
@@ -218,34 +246,45 @@ class MatchService:
             if result is not None:
                 result.finished_deal = finished_deal
                 return result
+            fresh = False
         raise Rejected(Rejection.BUSY)
 
     async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
         """End the user's match with a loss for them."""
+        fresh = False
         for _ in range(MAX_ATTEMPTS):
-            record, match = await self._load(match_id)
+            record, match, cached = await self._load(match_id, fresh=fresh)
             if request_id is not None and request_id in record.recent:
                 return MoveResult(record, match, duplicate=True)
-            if record.status is not Status.ACTIVE:
-                raise Rejected(Rejection.MATCH_OVER)
             seat = record.seat_of(user_id)
             if seat is None:
                 raise Rejected(Rejection.NOT_A_PLAYER)
+            if record.status is not Status.ACTIVE:
+                if cached:
+                    fresh = True
+                    continue
+                raise Rejected(Rejection.MATCH_OVER)
             update = {"status": Status.FINISHED, "winner": 1 - seat, "finish": Finish.SURRENDER}
             result = await self._commit(record, match, update, request_id)
             if result is not None:
                 return result
+            fresh = False
         raise Rejected(Rejection.BUSY)
 
     async def abandon(self, match_id: str) -> MatchRecord:
         """Drop an active match without a result (it then expires like a finished one)."""
+        fresh = False
         for _ in range(MAX_ATTEMPTS):
-            record, match = await self._load(match_id)
+            record, match, cached = await self._load(match_id, fresh=fresh)
             if record.status is not Status.ACTIVE:
+                if cached:
+                    fresh = True
+                    continue
                 raise Rejected(Rejection.MATCH_OVER)
             result = await self._commit(record, match, {"status": Status.ABANDONED}, None)
             if result is not None:
                 return result.record
+            fresh = False
         raise Rejected(Rejection.BUSY)
 
     async def _commit(
@@ -403,26 +442,38 @@ class MatchService:
         return updated
 
     async def withdraw(self, challenge_id: str, user_id: int, *, admin: bool = False) -> Challenge:
-        """Remove an open challenge (its creator, or a group admin)."""
-        challenge = await self.challenge(challenge_id)
-        if challenge is None:
-            raise Rejected(Rejection.NO_CHALLENGE)
-        if challenge.creator.id != user_id and not admin:
-            raise Rejected(Rejection.NOT_ALLOWED)
+        """Remove an open challenge (its creator, or a group admin); atomic against a join."""
         k = self.keys
-        await self._call(
-            self.redis.delete(k.challenge(challenge_id), k.chat_challenge(challenge.chat_id, challenge.creator.id))
-        )
-        return challenge
+        for _ in range(MAX_ATTEMPTS):
+            raw = await self._call(self.redis.get(k.challenge(challenge_id)))
+            if raw is None:
+                raise Rejected(Rejection.NO_CHALLENGE)
+            challenge = Challenge.model_validate_json(raw)
+            if challenge.creator.id != user_id and not admin:
+                raise Rejected(Rejection.NOT_ALLOWED)
+            keys = [k.challenge(challenge_id), k.chat_challenge(challenge.chat_id, challenge.creator.id)]
+            if int(await self._call(self._withdraw(keys=keys, args=[raw]))) == 1:
+                return challenge
+        raise Rejected(Rejection.BUSY)
 
     async def accept(
         self, challenge_id: str, joiner: Player, *, username: str | None = None, seed: int | None = None
     ) -> MatchRecord:
         """Join a challenge: the challenge is consumed and the match created, atomically."""
+        for _ in range(MAX_ATTEMPTS):
+            raw = await self._call(self.redis.get(self.keys.challenge(challenge_id)))
+            if raw is None:
+                raise Rejected(Rejection.NO_CHALLENGE)
+            record = await self._accept_as_read(challenge_id, raw, joiner, username, seed)
+            if record is not None:
+                return record
+        raise Rejected(Rejection.BUSY)
+
+    async def _accept_as_read(
+        self, challenge_id: str, raw: bytes | str, joiner: Player, username: str | None, seed: int | None
+    ) -> MatchRecord | None:
+        """Accept the challenge as it was read; None when it changed meanwhile (read it again)."""
         k = self.keys
-        raw = await self._call(self.redis.get(k.challenge(challenge_id)))
-        if raw is None:
-            raise Rejected(Rejection.NO_CHALLENGE)
         challenge = Challenge.model_validate_json(raw)
         if challenge.creator.id == joiner.id:
             raise Rejected(Rejection.OWN_CHALLENGE)
@@ -458,7 +509,7 @@ class MatchService:
             )
         )
         if int(answer[0]) == -1:
-            raise Rejected(Rejection.NO_CHALLENGE)
+            return None
         if int(answer[0]) == -2:
             raise Rejected(Rejection.ALREADY_PLAYING)
         self._remember(record, match)
@@ -562,3 +613,17 @@ class MatchService:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _seat_to_act(record: MatchRecord, match: Match, user_id: int, version: int | None) -> int:
+    """The user's seat if they may act on this record now; else the reason they may not."""
+    if record.status is not Status.ACTIVE:
+        raise Rejected(Rejection.MATCH_OVER)
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise Rejected(Rejection.NOT_A_PLAYER)
+    if version is not None and version != record.version:
+        raise Rejected(Rejection.STALE)
+    if match.turn != seat:
+        raise Rejected(Rejection.NOT_YOUR_TURN)
+    return seat

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -27,12 +27,16 @@ def create_redis(url: str | None, *, max_connections: int = 32, timeout: float =
             "MATCHES, SETTINGS AND LEADERBOARDS ARE LOST WHEN THE BOT STOPS."
         )
         return fakeredis.FakeAsyncRedis()
-    return Redis.from_url(
+    # A blocking pool: past max_connections a command waits for a free
+    # connection (up to ``timeout``) instead of failing at once.
+    pool = BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,
+        timeout=timeout,
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         health_check_interval=30,
         retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
+    return Redis(connection_pool=pool)

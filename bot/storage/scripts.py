@@ -121,3 +121,20 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
 return {1}
 """
+
+# Withdraw a challenge only if it is still the one that was read.
+# KEYS: 1 challenge, 2 creator's open-challenge key. ARGV: 1 the challenge JSON as read.
+# Returns 1 when removed, 0 when it was gone or had changed.
+WITHDRAW = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+"""
+
+# Set a field of a hash only while the hash exists (a message id of a live match).
+# KEYS: 1 the hash. ARGV: 1 field, 2 value.
+SET_IF_EXISTS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""

@@ -221,6 +221,13 @@ btn-lang-pl = 🇵🇱 Polski
 
 start-welcome = Cześć! Prowadzę mecze domina „Bingo” i „42” w grupie. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, w prywatnej wiadomości.
 start-joined = Przyjąłeś wyzwanie — kamienie przyszły w osobnej wiadomości.
+help-text = <b>Domino: Bingo i 42</b>
+    Mecz we dwóch w grupie: swoje kamienie widzisz tutaj, w prywatnej wiadomości, a grupa widzi stół, lewy i wynik.
+    1. Dodaj bota do grupy.
+    2. W grupie: /play — wyzwanie dla wszystkich, /play 42 albo /play bingo-classic — inna gra, /play w odpowiedzi na wiadomość znajomego — wyzwanie dla niego.
+    3. Przeciwnik naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
+    /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /lang — język.
+btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
 cmd-cancel = Usuń otwarte wyzwanie
 cmd-surrender = Poddaj bieżący mecz
