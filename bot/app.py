@@ -24,8 +24,8 @@ from bot.storage.redis import create_redis
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("play", "cancel", "surrender", "lang", "help")
-PRIVATE_COMMANDS = ("start", "hand", "surrender", "lang", "help")
+GROUP_COMMANDS = ("play", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help")
+PRIVATE_COMMANDS = ("start", "hand", "surrender", "stats", "history", "top", "rules", "lang", "help")
 
 
 def create_bot(settings: Settings) -> Bot:

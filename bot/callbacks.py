@@ -37,3 +37,10 @@ class LangCb(CallbackData, prefix="l"):
 
 
 MAX_CALLBACK_BYTES = 64
+
+
+class SettingsCb(CallbackData, prefix="cfg"):
+    """A group setting: ``f`` is game, preset, target or lang."""
+
+    f: str
+    v: str

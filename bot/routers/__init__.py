@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import game, group, private
+from bot.routers import game, group, private, settings, stats
 
 
 def build_router() -> Router:
     root = Router(name="root")
-    root.include_routers(group.router, private.router, game.router)
+    root.include_routers(group.router, private.router, stats.router, settings.router, game.router)
     return root

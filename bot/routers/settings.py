@@ -1,0 +1,108 @@
+"""/settings in a group: game, preset, target and language, for admins."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot import render
+from bot.callbacks import SettingsCb
+from bot.i18n import I18n, Translator
+from bot.presenter import Presenter
+from bot.routers.common import GROUP_TYPES, chat_lang, is_admin
+from bot.services.matches import MatchService
+from bot.services.models import LANGS, ChatSettings
+from engine import find_preset
+from engine.rules import presets_of
+
+router = Router(name="settings")
+
+TARGETS = (7, 8)
+
+
+def settings_text(tr: Translator, settings: ChatSettings) -> str:
+    rules = find_preset(settings.preset)
+    return tr(
+        "settings-title",
+        game=tr(f"game-{rules.game}"),
+        preset=render.game_name(tr, rules.name),
+        target=settings.target or rules.target,
+        lang=tr(f"lang-name-{settings.lang or 'auto'}"),
+    )
+
+
+def settings_keyboard(tr: Translator, settings: ChatSettings) -> InlineKeyboardMarkup:
+    rules = find_preset(settings.preset)
+
+    def button(text: str, field: str, value: str, chosen: bool) -> InlineKeyboardButton:
+        mark = "✓ " if chosen else ""
+        return InlineKeyboardButton(text=mark + text, callback_data=SettingsCb(f=field, v=value).pack())
+
+    rows = [[button(tr(f"game-{g}"), "game", g, rules.game == g) for g in ("bingo", "42")]]
+    if rules.game == "bingo":
+        rows.append([button(render.game_name(tr, p), "preset", p, p == rules.name) for p in presets_of("bingo")])
+        target = settings.target or rules.target
+        rows.append([button(tr("settings-target", n=t), "target", str(t), t == target) for t in TARGETS])
+    rows.append([button(tr(f"lang-name-{lang}"), "lang", lang, settings.lang == lang) for lang in LANGS])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+@router.message(Command("settings"), F.chat.type.in_(GROUP_TYPES))
+async def settings_command(message: Message, service: MatchService, i18n: I18n) -> None:
+    user = message.from_user
+    if user is None or message.bot is None:
+        return
+    tr = i18n[await chat_lang(service, message.chat.id, user)]
+    if not await is_admin(message.bot, message.chat, user.id):
+        await message.reply(tr("error-admin-only"))
+        return
+    settings = await service.chat_settings(message.chat.id)
+    await message.answer(settings_text(tr, settings), reply_markup=settings_keyboard(tr, settings))
+
+
+@router.message(Command("settings"))
+async def settings_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
+    user = message.from_user
+    tr = i18n[(await service.profile(user.id)).lang or "ru"] if user else i18n["ru"]
+    await message.answer(tr("error-group-only"))
+
+
+@router.callback_query(SettingsCb.filter())
+async def change(
+    query: CallbackQuery, callback_data: SettingsCb, service: MatchService, presenter: Presenter, i18n: I18n
+) -> None:
+    """An admin's press changes one setting and the group is told; anyone else gets a toast."""
+    message = query.message
+    if message is None or query.bot is None or message.chat.type not in GROUP_TYPES:
+        await query.answer()
+        return
+    chat_id = message.chat.id
+    tr = i18n[await chat_lang(service, chat_id, query.from_user)]
+    if not await is_admin(query.bot, message.chat, query.from_user.id):
+        await query.answer(tr("toast-admin-only"))
+        return
+    changes = _changes(callback_data)
+    if changes is None:
+        await query.answer(tr("toast-bad-button"))
+        return
+    settings = await service.update_chat_settings(chat_id, **changes)
+    tr = i18n[await chat_lang(service, chat_id, query.from_user)]
+    await query.answer(tr("toast-done"))
+    presenter.outbox.edit(chat_id, message.message_id, settings_text(tr, settings), settings_keyboard(tr, settings))
+    await presenter.outbox.send(
+        chat_id, tr("settings-changed", name=query.from_user.full_name) + "\n" + settings_text(tr, settings)
+    )
+
+
+def _changes(data: SettingsCb) -> dict[str, object] | None:
+    """The settings a button changes, or None for a forged one."""
+    if data.f == "game" and data.v in ("bingo", "42"):
+        return {"preset": presets_of(data.v)[0], "target": None}
+    if data.f == "preset" and data.v in presets_of("bingo"):
+        return {"preset": data.v}
+    if data.f == "target" and data.v.isdigit() and int(data.v) in TARGETS:
+        return {"target": int(data.v)}
+    if data.f == "lang" and data.v in LANGS:
+        return {"lang": data.v}
+    return None

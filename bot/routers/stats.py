@@ -1,0 +1,146 @@
+"""Between matches: /top, /stats, /history, /rules."""
+
+from __future__ import annotations
+
+import datetime
+from html import escape
+
+from aiogram import Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import render
+from bot.i18n import I18n, Translator
+from bot.routers.common import GROUP_TYPES, chat_lang, user_lang
+from bot.routers.group import ALIASES
+from bot.services.matches import MatchService
+from bot.services.models import Finish, Standing, Summary
+
+router = Router(name="stats")
+
+TOP = 10
+LAST_MATCHES = 5
+HISTORY = 10
+
+
+async def _lang_tr(message: Message, service: MatchService, i18n: I18n) -> Translator:
+    user = message.from_user
+    if message.chat.type in GROUP_TYPES:
+        return i18n[await chat_lang(service, message.chat.id, user)]
+    return i18n[await user_lang(service, user)] if user else i18n["ru"]
+
+
+def _standing_line(tr: Translator, row: Standing) -> str:
+    return tr(
+        "top-row",
+        rank=row.rank,
+        name=escape(row.name or str(row.user_id)),
+        rating=str(row.rating),
+        won=row.won,
+        lost=row.lost,
+        played=row.played,
+    )
+
+
+@router.message(Command("top"))
+async def top(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:
+    """The chat's leaderboard (``/top all``: across all chats), top 10 and your own rank."""
+    tr = await _lang_tr(message, service, i18n)
+    everywhere = (command.args or "").strip().lower() in ("all", "все", "wszyscy", "global")
+    if message.chat.type not in GROUP_TYPES:
+        everywhere = True
+    chat_id = None if everywhere else message.chat.id
+    rows = await service.leaderboard(chat_id, TOP)
+    if not rows:
+        await message.answer(tr("top-empty"))
+        return
+    lines = [tr("top-title-all") if everywhere else tr("top-title")]
+    lines += [_standing_line(tr, row) for row in rows]
+    user = message.from_user
+    if user is not None and all(row.user_id != user.id for row in rows):
+        mine = await service.rank_of(chat_id, user.id)
+        lines.append(_standing_line(tr, mine) if mine else tr("top-you-unranked"))
+    await message.answer("\n".join(lines))
+
+
+def _date(tr: Translator, when: float) -> str:
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%d.%m.%Y")
+
+
+def _summary_line(tr: Translator, summary: Summary, *, for_user: int | None = None) -> str:
+    a, b = summary.players
+    args = {
+        "date": _date(tr, summary.finished),
+        "game": render.game_name(tr, summary.preset),
+        "a": escape(a.name),
+        "b": escape(b.name),
+        "sa": summary.score[0],
+        "sb": summary.score[1],
+        "winner": escape(summary.players[summary.winner].name),
+        "how": "surrender" if summary.finish is Finish.SURRENDER else "target",
+    }
+    if for_user is None:
+        return tr("history-row", **args)
+    won = summary.players[summary.winner].id == for_user
+    return tr("stats-match-row", result="won" if won else "lost", **args)
+
+
+@router.message(Command("stats"))
+async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
+    """Your matches, wins, win rate, rating, streaks, per game, and your last five matches."""
+    user = message.from_user
+    if user is None:
+        return
+    tr = await _lang_tr(message, service, i18n)
+    in_group = message.chat.type in GROUP_TYPES
+    data = await service.stats(user.id, message.chat.id if in_group else None)
+    name = escape(user.full_name)
+    if not data.played:
+        await message.answer(tr("stats-none", name=name))
+        return
+    lines = [
+        tr("stats-title-chat" if in_group else "stats-title-all", name=name),
+        tr(
+            "stats-summary",
+            played=data.played,
+            won=data.won,
+            rate=round(100 * data.won / data.played),
+            rating=str(data.rating),
+        ),
+        tr("stats-streak", streak=data.streak, best=data.best_streak),
+    ]
+    for game, (played, won) in sorted(data.per_game.items()):
+        lines.append(tr("stats-game", game=tr(f"game-{game}"), played=played, won=won))
+    recent = await service.history(user_id=user.id, limit=LAST_MATCHES)
+    if recent:
+        lines.append(tr("stats-last"))
+        lines += [_summary_line(tr, s, for_user=user.id) for s in recent]
+    await message.answer("\n".join(lines))
+
+
+@router.message(Command("history"))
+async def history(message: Message, service: MatchService, i18n: I18n) -> None:
+    """The chat's last ten finished matches (in private: your own)."""
+    tr = await _lang_tr(message, service, i18n)
+    if message.chat.type in GROUP_TYPES:
+        rows = await service.history(chat_id=message.chat.id, limit=HISTORY)
+    else:
+        rows = await service.history(user_id=message.from_user.id if message.from_user else 0, limit=HISTORY)
+    if not rows:
+        await message.answer(tr("history-empty"))
+        return
+    await message.answer("\n".join([tr("history-title")] + [_summary_line(tr, s) for s in rows]))
+
+
+@router.message(Command("rules"))
+async def rules(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:
+    """The rules of the chat's game, or of the one named (``/rules 42``)."""
+    tr = await _lang_tr(message, service, i18n)
+    preset = (await service.chat_settings(message.chat.id)).preset if message.chat.type in GROUP_TYPES else "bingo"
+    word = (command.args or "").strip().lower()
+    if word:
+        if word not in ALIASES:
+            await message.answer(tr("error-unknown-game", name=escape(word), list=", ".join(sorted(ALIASES))))
+            return
+        preset = ALIASES[word]
+    await message.answer(tr(f"rules-{preset}"))

@@ -1,0 +1,42 @@
+## Leaderboard, stats, history, settings
+
+game-bingo = Bingo
+game-42 = 42
+top-title = 🏆 <b>Ranking czatu</b>
+top-title-all = 🏆 <b>Ranking wszystkich czatów</b>
+top-row = { $rank }. { $name } — <b>{ $rating }</b> · wygrane { $won }, przegrane { $lost }, mecze { $played }
+top-empty = Nie rozegrano jeszcze żadnego meczu.
+top-you-unranked = Nie ma cię jeszcze w rankingu — zagraj mecz: /play
+stats-none = { $name }, nie masz jeszcze rozegranych meczów.
+stats-title-chat = 📊 <b>{ $name }</b> — w tym czacie
+stats-title-all = 📊 <b>{ $name }</b> — we wszystkich czatach
+stats-summary = Mecze: { $played } · wygrane: { $won } ({ $rate }%) · ranking <b>{ $rating }</b>
+stats-streak = Seria zwycięstw: { $streak } · najlepsza: { $best }
+stats-game = { $game }: mecze { $played }, wygrane { $won }
+stats-last = Ostatnie mecze:
+stats-match-row = { $result ->
+    [won] ✅
+   *[lost] ❌
+} { $date } · { $game }: { $a } { $sa }:{ $sb } { $b }{ $how ->
+    [surrender] {" "}(poddanie)
+   *[target] {""}
+}
+history-title = 📜 <b>Ostatnie mecze czatu</b>
+history-empty = W tym czacie nie zakończył się jeszcze żaden mecz.
+history-row = { $date } · { $game }: { $a } { $sa }:{ $sb } { $b } — wygrywa: { $winner }{ $how ->
+    [surrender] {" "}(poddanie)
+   *[target] {""}
+}
+settings-title = ⚙️ <b>Ustawienia czatu</b>
+    Gra: { $game } · wariant: { $preset }
+    Do { game-points-target } · język: { $lang }
+settings-target = do { $n }
+settings-changed = { $name } zmienia ustawienia.
+lang-name-ru = rosyjski
+lang-name-pl = polski
+lang-name-auto = według języka autora wyzwania
+cmd-top = Ranking czatu (/top all — ogólny)
+cmd-stats = Moje statystyki
+cmd-history = Ostatnie mecze czatu
+cmd-rules = Zasady gry
+cmd-settings = Ustawienia czatu (administratorzy)

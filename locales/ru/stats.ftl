@@ -1,0 +1,42 @@
+## Leaderboard, stats, history, settings
+
+game-bingo = Бинго
+game-42 = 42
+top-title = 🏆 <b>Рейтинг чата</b>
+top-title-all = 🏆 <b>Рейтинг по всем чатам</b>
+top-row = { $rank }. { $name } — <b>{ $rating }</b> · побед { $won }, поражений { $lost }, матчей { $played }
+top-empty = Пока нет сыгранных матчей.
+top-you-unranked = Вас пока нет в рейтинге — сыграйте матч: /play
+stats-none = { $name }, у вас пока нет сыгранных матчей.
+stats-title-chat = 📊 <b>{ $name }</b> — в этом чате
+stats-title-all = 📊 <b>{ $name }</b> — во всех чатах
+stats-summary = Матчей: { $played } · побед: { $won } ({ $rate }%) · рейтинг <b>{ $rating }</b>
+stats-streak = Серия побед: { $streak } · лучшая: { $best }
+stats-game = { $game }: матчей { $played }, побед { $won }
+stats-last = Последние матчи:
+stats-match-row = { $result ->
+    [won] ✅
+   *[lost] ❌
+} { $date } · { $game }: { $a } { $sa }:{ $sb } { $b }{ $how ->
+    [surrender] {" "}(сдача)
+   *[target] {""}
+}
+history-title = 📜 <b>Последние матчи чата</b>
+history-empty = В этом чате ещё не закончился ни один матч.
+history-row = { $date } · { $game }: { $a } { $sa }:{ $sb } { $b } — победа: { $winner }{ $how ->
+    [surrender] {" "}(сдача)
+   *[target] {""}
+}
+settings-title = ⚙️ <b>Настройки чата</b>
+    Игра: { $game } · вариант: { $preset }
+    До { game-points-target } · язык: { $lang }
+settings-target = до { $n }
+settings-changed = { $name } изменил(а) настройки.
+lang-name-ru = русский
+lang-name-pl = польский
+lang-name-auto = по языку создателя вызова
+cmd-top = Рейтинг чата (/top all — общий)
+cmd-stats = Моя статистика
+cmd-history = Последние матчи чата
+cmd-rules = Правила игры
+cmd-settings = Настройки чата (админы)
