@@ -11,7 +11,7 @@ from html import escape
 
 from bot.i18n import Translator
 from bot.services.models import MatchRecord, Summary
-from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Reason, Tile, find_preset
+from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Tile, find_preset
 from engine.fortytwo import Phase
 from engine.rules import BingoRules, ClosePenalty, FortyTwoRules
 
@@ -204,7 +204,11 @@ def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
             return tr("panel-trumps")
     if view.lead is None:
         return tr("panel-lead")
-    return tr("panel-reply", tile=tile(view.lead)) + "\n" + tr("panel-hint")
+    prompt = tr("panel-reply", tile=tile(view.lead))
+    playable = {a.value for a in view.legal if a.kind is Kind.PLAY}
+    if any(t.index not in playable for t in view.hand):
+        prompt += "\n" + tr("panel-hint")
+    return prompt
 
 
 def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
