@@ -73,6 +73,19 @@ async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> A
         await app.outbox.drain()
         await app.bot.session.close()
         await redis.aclose()
+        _detach_routers(app)
+
+
+def _detach_routers(app: App) -> None:
+    """Free the feature routers (module-level objects) so that the next test's app can include them again.
+
+    ``build_router`` attaches the same router objects to each new root, and
+    aiogram lets a router have one parent only.
+    """
+    for root in app.dispatcher.sub_routers:
+        for router in root.sub_routers:
+            router._parent_router = None
+        root.sub_routers.clear()
 
 
 @pytest.fixture

@@ -1,46 +1,145 @@
-"""Plays matches through the fake Bot API by pressing the buttons the bot sent."""
+"""What the users do: start the bot, challenge, join, and play matches by pressing the buttons the bot sent."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
 MOVE = re.compile(r"^a:(?P<m>[^:]+):(?P<v>\d+):(?P<a>.+)$")
+WAITING = "⏳"
+"""Starts the prompt of a panel whose owner waits for the opponent (both locales)."""
+
+
+def move_data(button: dict[str, Any]) -> re.Match[str] | None:
+    """The parts of a game button's callback data (match, version, action), or None for other buttons."""
+    return MOVE.match(button.get("callback_data", ""))
 
 
 def panel_of(fake: FakeTelegram, user: FakeUser) -> Sent | None:
     """The user's newest private message carrying game buttons."""
     for sent in reversed(fake.chat_messages(user.id)):
-        if any(MOVE.match(b.get("callback_data", "")) for b in sent.buttons()):
+        if any(move_data(b) for b in sent.buttons()):
             return sent
     return None
 
 
 def version_of(panel: Sent) -> int:
     for b in panel.buttons():
-        m = MOVE.match(b.get("callback_data", ""))
+        m = move_data(b)
         if m:
             return int(m["v"])
     return -1
 
 
-def playable(panel: Sent) -> list[dict[str, str]]:
-    return [b for b in panel.buttons() if MOVE.match(b.get("callback_data", "")) and not b["text"].startswith("(")]
+def match_id_of(panel: Sent) -> str:
+    for b in panel.buttons():
+        m = move_data(b)
+        if m:
+            return m["m"]
+    raise AssertionError("the message has no game button")
+
+
+def playable(panel: Sent) -> list[dict[str, Any]]:
+    """Game buttons the panel does not show as unplayable (in brackets)."""
+    return [b for b in panel.buttons() if move_data(b) and not b["text"].startswith("(")]
+
+
+def button(sent: Sent, prefix: str) -> dict[str, Any]:
+    """The first button whose callback data starts with ``prefix`` (``j:``, ``w:``, ``s:``...)."""
+    for b in sent.buttons():
+        if b.get("callback_data", "").startswith(prefix):
+            return b
+    raise AssertionError(f"no button {prefix}... in {sent.buttons()}")
+
+
+def url_button(sent: Sent) -> str:
+    for b in sent.buttons():
+        if "url" in b:
+            return str(b["url"])
+    raise AssertionError(f"no URL button in {sent.buttons()}")
+
+
+async def start_bot(fake: FakeTelegram, user: FakeUser) -> None:
+    """The user opens the bot in private and gets the welcome."""
+    seen = len(fake.chat_messages(user.id))
+    fake.send_text(user, user.id, "/start")
+    await fake.wait_for(lambda: len(fake.chat_messages(user.id)) > seen, what=f"welcome of {user.first_name}")
+
+
+async def reply_in(fake: FakeTelegram, chat_id: int, after: int, what: str) -> Sent:
+    """The first message the bot sends to ``chat_id`` with an id above ``after``."""
+    found: Sent = await fake.wait_for(
+        lambda: next((m for m in fake.chat_messages(chat_id) if m.message_id > after), None), what=what
+    )
+    return found
+
+
+def newest_id(fake: FakeTelegram, chat_id: int) -> int:
+    last = fake.last_message(chat_id)
+    return last.message_id if last else 0
+
+
+async def challenge(
+    fake: FakeTelegram, creator: FakeUser, group: int, args: str = "", *, reply_to: dict[str, Any] | None = None
+) -> Sent:
+    """``/play [args]`` in the group; returns the challenge message."""
+    after = newest_id(fake, group)
+    fake.send_text(creator, group, f"/play {args}".strip(), reply_to=reply_to)
+    return await reply_in(fake, group, after, "the challenge")
+
+
+async def join_by_link(fake: FakeTelegram, user: FakeUser, challenge_message: Sent) -> None:
+    """Follow the challenge's deep link: the user sends ``/start j_<id>`` in private."""
+    payload = url_button(challenge_message).split("?start=")[1]
+    fake.send_text(user, user.id, f"/start {payload}")
+
+
+async def new_match(fake: FakeTelegram, creator: FakeUser, joiner: FakeUser, group: int, args: str = "") -> str:
+    """A challenge accepted by deep link; returns the match id once both panels are there."""
+    message = await challenge(fake, creator, group, args)
+    await join_by_link(fake, joiner, message)
+    await fake.wait_for(lambda: panel_of(fake, creator) and panel_of(fake, joiner), what="both panels")
+    panel = panel_of(fake, creator)
+    assert panel is not None
+    return match_id_of(panel)
+
+
+@dataclass
+class Playout:
+    """What ``play_to_end`` did."""
+
+    moves: int = 0
+    refused: list[str] = field(default_factory=list)
+    """Toasts of presses the bot refused (a press out of turn, when the driver guessed wrong)."""
 
 
 async def play_to_end(
-    fake: FakeTelegram, players: tuple[FakeUser, FakeUser], rng: random.Random, max_moves: int = 5000
-) -> int:
-    """Press random playable buttons of whoever may act until no panel has buttons; returns moves made."""
-    moves = 0
-    while moves < max_moves:
-        panels = [(u, panel_of(fake, u)) for u in players]
-        live = [(u, p) for u, p in panels if p is not None]
+    fake: FakeTelegram,
+    players: tuple[FakeUser, FakeUser],
+    rng: random.Random,
+    *,
+    after_move: Callable[[], Awaitable[None]] | None = None,
+    max_moves: int = 5000,
+) -> Playout:
+    """Press random playable buttons of whoever may act until no panel has buttons.
+
+    After each accepted press it waits until both panels show the new version,
+    then calls ``after_move``.
+    """
+    playout = Playout()
+    while playout.moves < max_moves:
+        live = [(u, p) for u in players if (p := panel_of(fake, u)) is not None]
         if not live:
-            return moves
+            return playout
         rng.shuffle(live)
+        # The player whose panel does not say "wait" first: a press out of turn is refused, and costs time.
+        live.sort(key=lambda up: WAITING in up[1].text)
         progressed = False
         for user, panel in live:
             buttons = playable(panel)
@@ -50,13 +149,16 @@ async def play_to_end(
             query = fake.press(user, panel, rng.choice(buttons)["callback_data"])
             answer = await fake.wait_answer(query)
             if answer.get("text"):
+                playout.refused.append(answer["text"])
                 continue
-            moves += 1
+            playout.moves += 1
             progressed = True
             await fake.wait_for(lambda v=before: _moved_on(fake, players, v), what="panels to show the move")
+            if after_move is not None:
+                await after_move()
             break
         if not progressed:
-            await fake.wait_for(lambda: True, what="retry")
+            await asyncio.sleep(0.01)
     raise AssertionError("the match did not end")
 
 
@@ -67,3 +169,11 @@ def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: i
         if panel is not None and version_of(panel) <= version:
             return False
     return True
+
+
+async def set_group_lang(fake: FakeTelegram, user: FakeUser, group: int, lang: str) -> dict[str, Any]:
+    """``/lang`` in the group, then the language's button; returns the answer to the press."""
+    after = newest_id(fake, group)
+    fake.send_text(user, group, "/lang")
+    menu = await reply_in(fake, group, after, "the language menu")
+    return await fake.wait_answer(fake.press(user, menu, button(menu, f"l:{lang}")["callback_data"]))

@@ -74,6 +74,7 @@ class FakeTelegram:
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(100)
         self._callback_ids = itertools.count(9000)
+        self.pressed: list[str] = []
         self._new_update = asyncio.Event()
         self.messages: dict[tuple[int, int], Sent] = {}
         self.started: set[int] = set()
@@ -106,6 +107,8 @@ class FakeTelegram:
             await self._runner.cleanup()
 
     async def _handle(self, request: web.Request) -> web.Response:
+        # The time a request arrives is the closest the fake gets to when the bot decided to send it.
+        arrived = time.monotonic()
         method = request.match_info["method"]
         raw = await request.post() if request.can_read_body else {}
         params: dict[str, Any] = {}
@@ -113,7 +116,7 @@ class FakeTelegram:
             text = value if isinstance(value, str) else str(value)
             params[key] = json.loads(text) if key in JSON_FIELDS else text
         status, body = await self._dispatch(method, params)
-        self.calls.append(Call(time.monotonic(), method, params, status))
+        self.calls.append(Call(arrived, method, params, status))
         return web.json_response(body, status=status)
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -264,8 +267,8 @@ class FakeTelegram:
 
     def send_text(
         self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None
-    ) -> int:
-        """The user writes ``text`` in a chat (a private chat's id is the user's id)."""
+    ) -> dict[str, Any]:
+        """The user writes ``text`` in a chat (a private chat's id is the user's id); returns the message."""
         if chat_id == user.id and text.startswith("/start"):
             self.started.add(user.id)
         message: dict[str, Any] = {
@@ -282,11 +285,13 @@ class FakeTelegram:
             message["reply_to_message"] = self._message_dict(reply_to)
         elif reply_to is not None:
             message["reply_to_message"] = reply_to
-        return self._push({"message": message})
+        self._push({"message": message})
+        return message
 
     def press(self, user: FakeUser, sent: Sent, callback_data: str) -> str:
         """The user presses an inline button with ``callback_data`` on message ``sent``."""
         query_id = str(next(self._callback_ids))
+        self.pressed.append(query_id)
         self._push(
             {
                 "callback_query": {
