@@ -179,6 +179,9 @@ def panel_text(tr: Translator, record: MatchRecord, view: View) -> str:
         last = _last_trick(tr, record, view)
         if last:
             lines.append(last)
+    if isinstance(view, FortyTwoView) and view.phase in (Phase.BIDDING, Phase.TRUMPS) and view.hand:
+        # These phases show bid or suit buttons instead of the tiles.
+        lines.append(tr("panel-hand", tiles=tiles(view.hand)))
     lines.append(_prompt(tr, record, view))
     return "\n".join(lines)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from aiogram import F, Router
@@ -137,7 +138,8 @@ async def surrender_command(message: Message, service: MatchService, presenter: 
         mtr = i18n[record.lang]
         opponent = record.players[1 - seat].name
         await message.reply(
-            mtr("surrender-confirm", opponent=opponent), reply_markup=keyboards.surrender_keyboard(mtr, match_id)
+            mtr("surrender-confirm", opponent=escape(opponent)),
+            reply_markup=keyboards.surrender_keyboard(mtr, match_id),
         )
         asked = True
     if not asked:

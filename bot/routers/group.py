@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from aiogram import F, Router
@@ -49,7 +50,7 @@ async def play(
                 target = None
             preset = chosen
         else:
-            await message.reply(tr("error-unknown-game", name=word, list=", ".join(sorted(ALIASES))))
+            await message.reply(tr("error-unknown-game", name=escape(word), list=", ".join(sorted(ALIASES))))
             return
     reply = message.reply_to_message
     if opponent_username is None and reply is not None and reply.from_user and not reply.from_user.is_bot:

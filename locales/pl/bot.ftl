@@ -59,16 +59,16 @@ suit-short = { $suit ->
 ## Challenges
 
 challenge-anyone = 🎲 <b>{ $creator }</b> szuka przeciwnika: { $game }, do { game-points-target }.
-challenge-invite = 🎲 <b>{ $creator }</b> wyzywa <b>{ $opponent }</b>: { $game }, do { game-points-target }.
+challenge-invite = 🎲 Wyzwanie od <b>{ $creator }</b> dla <b>{ $opponent }</b>: { $game }, do { game-points-target }.
 game-points-target = { $target } { $target ->
     [one] dużego punktu
    *[other] dużych punktów
 }
 challenge-expires = Wyzwanie jest ważne przez { minutes }.
-challenge-withdrawn = Wyzwanie gracza { $creator } zostało wycofane.
-challenge-cancelled = Wyzwanie gracza { $creator } usunął administrator.
-challenge-expired = ⌛ Wyzwanie gracza { $creator } wygasło — nikt go nie przyjął.
-challenge-accepted = 🀄 <b>{ $a }</b> kontra <b>{ $b }</b>: { $game }, do { game-points-target }. Kamienie rozdane w wiadomościach prywatnych.
+challenge-withdrawn = Wyzwanie od { $creator } zostało wycofane.
+challenge-cancelled = Wyzwanie od { $creator } zostało usunięte przez administratora.
+challenge-expired = ⌛ Wyzwanie od { $creator } wygasło — nikt go nie przyjął.
+challenge-accepted = 🀄 <b>{ $a }</b> kontra <b>{ $b }</b>: { $game }, do { game-points-target }. Kamienie rozdane — są na prywatnych czatach z botem.
 btn-join = 🤝 Przyjmij wyzwanie
 btn-join-here = ⚡ Przyjmij tutaj
 btn-withdraw = ✖ Wycofaj
@@ -86,7 +86,7 @@ table-lead = Na stole: { $tile } ({ $name })
 table-last = Poprzednia lewa: { $lead } { $reply } → { $name }
 table-tricks = Lewy: { $a } { $ta } · { $b } { $tb }
 table-claim = 📣 { $name }: { doubles } { $tiles } — { $state ->
-    [open] czeka na lewę
+    [open] czeka na wynik lewy
     [won] zaliczone
    *[lost] niezaliczone
 }
@@ -120,11 +120,12 @@ panel-choose = Weź odkryty { $tile } albo zakryty kamień.
 panel-bid-first = Twoja odzywka (od { $min }) albo pas.
 panel-bid = Twoja odzywka (powyżej { $bid }) albo pas.
 panel-trumps = Wybierz atu.
-panel-hint = Kamienie, których nie można zagrać, są w nawiasach.
+panel-hand = Twoje kamienie: { $tiles }
+panel-hint = Kamieni w nawiasach nie możesz teraz zagrać.
 panel-over = Rozdanie zakończone.
 panel-match-over = Mecz zakończony.
 panel-moved = Panel przeniesiony niżej.
-btn-claim = 📣 { $tile } + { doubles }: { $value }
+btn-claim = 📣 { $tile }: zgłoś { doubles } ({ $value })
 claim-value = { $gp ->
     [0] { points }
    *[other] { game-points }
@@ -142,9 +143,9 @@ refusal-not_your_turn = To nie twój ruch.
 refusal-wrong_phase = Teraz nie można tak zagrać.
 refusal-not_in_hand = Nie masz tego kamienia.
 refusal-must_follow_suit = Musisz dołożyć do koloru.
-refusal-must_beat = Musisz przebić kamieniem tego samego koloru.
-refusal-must_follow_lower_half = Musisz dołożyć do młodszej połówki.
-refusal-must_trump = Musisz zagrać atu.
+refusal-must_beat = Musisz przebić kamieniem tego samego koloru — masz taki.
+refusal-must_follow_lower_half = Musisz dołożyć kamień z niższą połówką kamienia wyjścia.
+refusal-must_trump = Musisz zagrać atutem.
 refusal-no_claim = Takiej deklaracji nie można zgłosić.
 refusal-cannot_close = Teraz nie można zamknąć talonu.
 refusal-bid_too_low = Odzywka musi być wyższa od poprzedniej.
@@ -161,7 +162,7 @@ toast-challenge-gone = Wyzwanie jest już nieaktualne.
 toast-already-playing = Masz już mecz w tym czacie.
 toast-challenge-open = Masz już otwarte wyzwanie w tym czacie.
 toast-only-creator = Wycofać wyzwanie może tylko jego autor.
-toast-start-bot = Najpierw otwórz bota w prywatnej wiadomości — tam dostaniesz kamienie.
+toast-start-bot = Najpierw otwórz prywatny czat z botem — tam dostaniesz swoje kamienie.
 toast-admin-only = To mogą zrobić tylko administratorzy grupy.
 toast-storage = Baza danych jest niedostępna, spróbuj za minutę.
 toast-error = Coś poszło nie tak — spróbuj jeszcze raz.
@@ -169,8 +170,8 @@ toast-done = Gotowe.
 
 ## Errors of commands
 
-error-group-only = To polecenie działa w grupie.
-error-private-only = To polecenie działa w prywatnej rozmowie z botem.
+error-group-only = To polecenie działa tylko w grupie.
+error-private-only = To polecenie działa tylko na prywatnym czacie z botem.
 error-unknown-game = Nie znam gry „{ $name }”. Dostępne: { $list }.
 error-no-match = Nie masz aktywnego meczu.
 error-no-challenge = Nie masz otwartego wyzwania w tym czacie.
@@ -178,34 +179,34 @@ error-internal = Coś poszło nie tak — spróbuj jeszcze raz.
 error-storage = Baza danych jest niedostępna, spróbuj za minutę.
 error-admin-only = To mogą zrobić tylko administratorzy grupy.
 error-self-challenge = Nie możesz wyzwać samego siebie.
-need-start = { $name }, otwórz bota w prywatnej wiadomości, żeby dostać swoje kamienie.
+need-start = { $name }, otwórz prywatny czat z botem, żeby dostać swoje kamienie.
 
 ## Results
 
 deal-result = <b>Rozdanie { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
-deal-no-points = Nikt nie zdobył 70 — bez dużych punktów.
-deal-all-passed = Obaj spasowali — nowe rozdanie, znowu otwiera { $name }.
+deal-no-points = Nikt nie zdobył 70 — duże punkty nie przysługują.
+deal-all-passed = Dwa pasy — rozdanie od nowa, znowu otwiera { $name }.
 deal-score = Wynik meczu: { $a } <b>{ $sa }:{ $sb }</b> { $b }.
-reason-reached_goal = { $name } +{ $gp }: 70 punktów, przeciwnik ma { $threshold } lub więcej.
-reason-schneider = { $name } +{ $gp }: 70 punktów, przeciwnik ma mniej niż { $threshold }.
-reason-no_trick = { $name } +{ $gp }: 70 punktów, przeciwnik bez lewy.
+reason-reached_goal = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik ma { $threshold } lub więcej.
+reason-schneider = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik ma mniej niż { $threshold }.
+reason-no_trick = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik bez żadnej lewy.
 reason-closer_failed = { $name } +{ $gp }: przeciwnik zamknął talon i nie zdobył 70.
-reason-closer_failed_penalty = { $name } +{ $gp }: przeciwnik zamknął talon { $penalty ->
-    [first] przed pierwszą lewą
-   *[notrick] i nie wziął żadnej lewy
-} i nie zdobył 70.
-reason-reached_goal_after_close = { $name } +{ $gp }: 70 punktów zdobyte po zamknięciu talonu przez przeciwnika.
-reason-claim = { $name } +{ $gp }: deklaracja { $claim }.
-reason-bingo_takes_trump_double = { $name } +{ $gp }: bingo zabiło dublet atutowy!
-reason-bid_made = { $name } +{ $gp }: kontrakt { $bid } wypełniony ({ $pts }).
-reason-bid_set = { $name } +{ $gp }: kontrakt przeciwnika { $bid } niewypełniony ({ $pts }).
+reason-closer_failed_penalty = { $name } +{ $gp }: { $penalty ->
+    [first] przeciwnik zamknął talon przed pierwszą lewą i nie zdobył 70.
+   *[notrick] przeciwnik zamknął talon, nie wziął żadnej lewy i nie zdobył 70.
+}
+reason-reached_goal_after_close = { $name } +{ $gp }: zdobyto 70 punktów po zamknięciu talonu przez przeciwnika.
+reason-claim = { $name } +{ $gp }: zadeklarowano { $claim }.
+reason-bingo_takes_trump_double = { $name } +{ $gp }: bingo wzięło dublet atutowy!
+reason-bid_made = { $name } +{ $gp }: kontrakt { $bid } ugrany ({ $pts }).
+reason-bid_set = { $name } +{ $gp }: kontrakt przeciwnika { $bid } przegrany ({ $pts }).
 match-won = 🏆 <b>{ $name }</b> wygrywa mecz <b>{ $sw }:{ $sl }</b>!
-match-surrender = 🏳 { $loser } się poddaje. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
+match-surrender = 🏳 { $loser } poddaje się. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
 rating-change = Ranking: { $winner } { $rw } (+{ $d }), { $loser } { $rl } (−{ $d }).
 
 ## Surrender
 
-surrender-confirm = Poddać mecz z { $opponent }? To będzie porażka.
+surrender-confirm = Poddać mecz przeciwko { $opponent }? Zostanie zaliczony jako porażka.
 btn-surrender = 🏳 Tak, poddaję się
 btn-keep-playing = Gramy dalej
 surrender-kept = Gramy dalej.
@@ -219,14 +220,14 @@ btn-lang-pl = 🇵🇱 Polski
 
 ## Start and commands
 
-start-welcome = Cześć! Prowadzę mecze domina „Bingo” i „42” w grupie. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, w prywatnej wiadomości.
-start-joined = Przyjąłeś wyzwanie — kamienie przyszły w osobnej wiadomości.
+start-welcome = Cześć! Prowadzę mecze w domino „Bingo” i „42” prosto w grupie. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
+start-joined = Wyzwanie przyjęte — kamienie przyszły w osobnej wiadomości.
 help-text = <b>Domino: Bingo i 42</b>
-    Mecz we dwóch w grupie: swoje kamienie widzisz tutaj, w prywatnej wiadomości, a grupa widzi stół, lewy i wynik.
+    Mecz we dwóch prosto w grupie: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
     1. Dodaj bota do grupy.
-    2. W grupie: /play — wyzwanie dla wszystkich, /play 42 albo /play bingo-classic — inna gra, /play w odpowiedzi na wiadomość znajomego — wyzwanie dla niego.
+    2. W grupie: /play — wyzwanie dla wszystkich, /play 42 albo /play bingo-classic — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla tej osoby.
     3. Przeciwnik naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
-    /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /lang — język.
+    /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
 cmd-cancel = Usuń otwarte wyzwanie

@@ -65,10 +65,10 @@ game-points-target = { $target } { $target ->
    *[other] зачётных очков
 }
 challenge-expires = Вызов действует { minutes }.
-challenge-withdrawn = Вызов { $creator } отозван.
-challenge-cancelled = Вызов { $creator } снят администратором.
-challenge-expired = ⌛ Вызов { $creator } истёк — никто не принял.
-challenge-accepted = 🀄 <b>{ $a }</b> против <b>{ $b }</b>: { $game }, до { game-points-target }. Камни розданы в личные сообщения.
+challenge-withdrawn = Вызов от { $creator } отозван.
+challenge-cancelled = Вызов от { $creator } снят администратором.
+challenge-expired = ⌛ Вызов от { $creator } истёк — его никто не принял.
+challenge-accepted = 🀄 <b>{ $a }</b> против <b>{ $b }</b>: { $game }, до { game-points-target }. Камни розданы — каждому в личку с ботом.
 btn-join = 🤝 Принять вызов
 btn-join-here = ⚡ Принять здесь
 btn-withdraw = ✖ Отозвать
@@ -83,16 +83,16 @@ table-trump-hidden = Козыри: { suit }
 table-reserve = В резерве: { tiles }
 table-closed = 🔒 Резерв закрыт: { $name }
 table-lead = На столе: { $tile } ({ $name })
-table-last = Прошлая взятка: { $lead } { $reply } → { $name }
+table-last = Предыдущая взятка: { $lead } { $reply } → { $name }
 table-tricks = Взятки: { $a } { $ta } · { $b } { $tb }
 table-claim = 📣 { $name }: { doubles } { $tiles } — { $state ->
-    [open] ждёт взятки
+    [open] ждёт исхода взятки
     [won] засчитано
    *[lost] не засчитано
 }
 table-turn = ▶️ Ход: <b>{ $name }</b>
 table-choosing = ▶️ <b>{ $name }</b> выбирает: открытый { $tile } или закрытый камень
-table-stock = В прикупе: { tiles }
+table-stock = В резерве: { tiles }
 table-phase = { $phase ->
     [draw] Добор (без козырей, масть не обязательна)
     [bidding] Торговля
@@ -104,7 +104,7 @@ bid-pass = пас
 table-contract = Контракт: { $name } — { $bid }, козыри: { $trump }
 table-contract-pending = Контракт: { $name } — { $bid }
 table-points = Очки: { $a } { $pa } · { $b } { $pb }
-table-draw-tricks = Взятки добора: { $a } { $ta } · { $b } { $tb }
+table-draw-tricks = Взятки в доборе: { $a } { $ta } · { $b } { $tb }
 
 ## Panel (private)
 
@@ -120,11 +120,12 @@ panel-choose = Возьмите открытый { $tile } или закрыты
 panel-bid-first = Ваша ставка (от { $min }) или пас.
 panel-bid = Ваша ставка (выше { $bid }) или пас.
 panel-trumps = Назовите козыри.
-panel-hint = Неиграбельные камни — в скобках.
+panel-hand = Ваши камни: { $tiles }
+panel-hint = Камнями в скобках сейчас ходить нельзя.
 panel-over = Партия окончена.
 panel-match-over = Матч окончен.
 panel-moved = Панель перенесена ниже.
-btn-claim = 📣 { $tile } + { doubles }: { $value }
+btn-claim = 📣 { $tile }: заявить { doubles } ({ $value })
 claim-value = { $gp ->
     [0] { points }
    *[other] { game-points }
@@ -141,15 +142,15 @@ refusal-game_over = Партия уже окончена.
 refusal-not_your_turn = Сейчас не ваш ход.
 refusal-wrong_phase = Сейчас так ходить нельзя.
 refusal-not_in_hand = Этого камня нет у вас в руке.
-refusal-must_follow_suit = Нужно ходить в масть.
-refusal-must_beat = Нужно побить камнем той же масти.
-refusal-must_follow_lower_half = Нужно ходить по младшей половинке.
-refusal-must_trump = Нужно ходить козырем.
+refusal-must_follow_suit = Нужно ответить в масть.
+refusal-must_beat = Нужно побить камнем той же масти — он у вас есть.
+refusal-must_follow_lower_half = Нужно ответить камнем с младшей половинкой заходного.
+refusal-must_trump = Нужно ответить козырем.
 refusal-no_claim = Такую заявку сделать нельзя.
 refusal-cannot_close = Закрыть резерв сейчас нельзя.
-refusal-bid_too_low = Ставка должна быть выше прежней.
+refusal-bid_too_low = Ставка должна быть выше предыдущей.
 toast-stale = Эта кнопка устарела — смотрите свежее сообщение.
-toast-old-panel = Это старая панель — пользуйтесь последней.
+toast-old-panel = Это старая панель — пользуйтесь самой новой.
 toast-not-player = Вы не играете в этом матче.
 toast-match-over = Матч уже окончен.
 toast-no-match = Матч не найден.
@@ -169,9 +170,9 @@ toast-done = Готово.
 
 ## Errors of commands
 
-error-group-only = Эта команда работает в группе.
-error-private-only = Эта команда работает в личных сообщениях с ботом.
-error-unknown-game = Не знаю игру «{ $name }». Есть: { $list }.
+error-group-only = Эта команда работает только в группе.
+error-private-only = Эта команда работает только в личке с ботом.
+error-unknown-game = Не знаю игру «{ $name }». Доступны: { $list }.
 error-no-match = У вас нет активного матча.
 error-no-challenge = У вас нет открытого вызова в этом чате.
 error-internal = Что-то пошло не так — попробуйте ещё раз.
@@ -184,18 +185,18 @@ need-start = { $name }, откройте бота в личке, чтобы по
 
 deal-result = <b>Партия { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
 deal-no-points = Никто не набрал 70 — зачётных очков нет.
-deal-all-passed = Оба спасовали — пересдача, открывает снова { $name }.
+deal-all-passed = Два паса — пересдача, снова открывает { $name }.
 deal-score = Счёт матча: { $a } <b>{ $sa }:{ $sb }</b> { $b }.
-reason-reached_goal = { $name } +{ $gp }: 70 очков, у соперника { $threshold } или больше.
-reason-schneider = { $name } +{ $gp }: 70 очков, у соперника меньше { $threshold }.
-reason-no_trick = { $name } +{ $gp }: 70 очков, у соперника ни одной взятки.
+reason-reached_goal = { $name } +{ $gp }: 70 очков набрано, у соперника { $threshold } или больше.
+reason-schneider = { $name } +{ $gp }: 70 очков набрано, у соперника меньше { $threshold }.
+reason-no_trick = { $name } +{ $gp }: 70 очков набрано, у соперника ни одной взятки.
 reason-closer_failed = { $name } +{ $gp }: соперник закрыл резерв и не набрал 70.
-reason-closer_failed_penalty = { $name } +{ $gp }: соперник закрыл резерв { $penalty ->
-    [first] до первой взятки
-   *[notrick] и не взял ни одной взятки
-} и не набрал 70.
-reason-reached_goal_after_close = { $name } +{ $gp }: сам(а) набрал(а) 70 после закрытия соперника.
-reason-claim = { $name } +{ $gp }: заявка { $claim }.
+reason-closer_failed_penalty = { $name } +{ $gp }: { $penalty ->
+    [first] соперник закрыл резерв до первой взятки и не набрал 70.
+   *[notrick] соперник закрыл резерв, не взял ни одной взятки и не набрал 70.
+}
+reason-reached_goal_after_close = { $name } +{ $gp }: 70 очков набрано после того, как соперник закрыл резерв.
+reason-claim = { $name } +{ $gp }: заявлено { $claim }.
 reason-bingo_takes_trump_double = { $name } +{ $gp }: бинго взяло козырный дубль!
 reason-bid_made = { $name } +{ $gp }: контракт { $bid } выполнен ({ $pts }).
 reason-bid_set = { $name } +{ $gp }: контракт соперника { $bid } не выполнен ({ $pts }).
@@ -222,11 +223,11 @@ btn-lang-pl = 🇵🇱 Polski
 start-welcome = Привет! Я веду матчи в домино «Бинго» и «42» прямо в группе. Добавьте меня в группу и напишите там /play — а свои камни вы получите здесь, в личке.
 start-joined = Вы приняли вызов — камни пришли отдельным сообщением.
 help-text = <b>Домино: Бинго и 42</b>
-    Матч на двоих прямо в группе: вы видите свои камни здесь, в личке, а группа — стол, взятки и счёт.
+    Матч на двоих прямо в группе: свои камни каждый видит в личке с ботом, а группа — стол, взятки и счёт.
     1. Добавьте бота в группу.
-    2. В группе: /play — вызов для всех, /play 42 или /play bingo-classic — другая игра, /play в ответ на сообщение друга — вызов ему.
-    3. Соперник нажимает «Принять вызов», и каждому приходит рука.
-    /hand — показать камни заново, /surrender — сдаться, /cancel — снять вызов, /lang — язык.
+    2. В группе: /play — вызов для всех, /play 42 или /play bingo-classic — другая игра, /play в ответ на сообщение — личный вызов его автору.
+    3. Соперник нажимает «Принять вызов», и каждый получает свои камни в личку.
+    /hand — показать камни заново, /surrender — сдаться, /cancel — снять вызов, /rules — правила, /lang — язык.
 btn-add-to-group = ➕ Добавить в группу
 cmd-play = Вызвать на матч (Бинго или 42)
 cmd-cancel = Снять открытый вызов

@@ -31,7 +31,7 @@ settings-title = ⚙️ <b>Настройки чата</b>
     Игра: { $game } · вариант: { $preset }
     До { game-points-target } · язык: { $lang }
 settings-target = до { $n }
-settings-changed = { $name } изменил(а) настройки.
+settings-changed = { $name } меняет настройки.
 lang-name-ru = русский
 lang-name-pl = польский
 lang-name-auto = по языку создателя вызова
