@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.actions import Action
+from engine.actions import PLAY, Action
 from engine.outcomes import Award, DealEnd, IllegalAction, Refusal
 from engine.rules import RuleSet, find_preset
 from engine.tiles import FULL_SET, NOTATION, TILE_COUNT, TILES, Tile, format_mask, parse_index, parse_mask
@@ -189,6 +189,15 @@ class Deal:
     def refusal(self, action: Action) -> Refusal:
         """Why ``action`` is not legal now (called only for an illegal one)."""
         raise NotImplementedError
+
+    def why_not(self, tile: Tile | int) -> Refusal | None:
+        """Why the seat to act may not play ``tile`` now, or None if it may."""
+        action = PLAY[tile if isinstance(tile, int) else tile.index]
+        if self.end is not None:
+            return Refusal.GAME_OVER
+        if action in self.legal_actions():
+            return None
+        return self.refusal(action)
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may see (``None``: the table); the game's own view type."""

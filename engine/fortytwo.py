@@ -201,15 +201,6 @@ class FortyTwoDeal(Deal):
             return Refusal.NOT_IN_HAND
         return self._reply_mask()[1] or Refusal.WRONG_PHASE
 
-    def why_not(self, tile: Tile | int) -> Refusal | None:
-        """Why the seat to act may not play ``tile`` now, or None if it may."""
-        action = PLAY[tile if isinstance(tile, int) else tile.index]
-        if self.end is not None:
-            return Refusal.GAME_OVER
-        if action in self.legal_actions():
-            return None
-        return self.refusal(action)
-
     # -- applying ------------------------------------------------------------
 
     def _apply(self, action: Action) -> None:
