@@ -28,7 +28,10 @@ class MoveCb(CallbackData, prefix="a"):
 
 
 class SurrenderCb(CallbackData, prefix="s"):
+    """The answer to "surrender?": only ``u``, who asked, may give it."""
+
     m: str
+    u: int
     yes: bool
 
 

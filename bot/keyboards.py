@@ -98,16 +98,12 @@ def add_to_group_keyboard(tr: Translator, bot_username: str) -> InlineKeyboardMa
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=tr("btn-add-to-group"), url=link)]])
 
 
-def surrender_keyboard(tr: Translator, match_id: str) -> InlineKeyboardMarkup:
+def surrender_keyboard(tr: Translator, match_id: str, user_id: int) -> InlineKeyboardMarkup:
+    def button(text: str, yes: bool) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=SurrenderCb(m=match_id, u=user_id, yes=yes).pack())
+
     return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(text=tr("btn-surrender"), callback_data=SurrenderCb(m=match_id, yes=True).pack()),
-                InlineKeyboardButton(
-                    text=tr("btn-keep-playing"), callback_data=SurrenderCb(m=match_id, yes=False).pack()
-                ),
-            ]
-        ]
+        inline_keyboard=[[button(tr("btn-surrender"), True), button(tr("btn-keep-playing"), False)]]
     )
 
 

@@ -9,5 +9,5 @@ from bot.routers import game, group, private, settings, stats
 
 def build_router() -> Router:
     root = Router(name="root")
-    root.include_routers(group.router, private.router, stats.router, settings.router, game.router)
+    root.include_routers(group.build(), private.build(), stats.build(), settings.build(), game.build())
     return root

@@ -17,10 +17,7 @@ from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, rejection
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import LANGS, Lang, Rejection
 
-router = Router(name="game")
 
-
-@router.callback_query(MoveCb.filter())
 async def move(
     query: CallbackQuery,
     callback_data: MoveCb,
@@ -61,7 +58,6 @@ async def move(
     await presenter.show(result)
 
 
-@router.callback_query(JoinCb.filter())
 async def join_here(
     query: CallbackQuery,
     callback_data: JoinCb,
@@ -91,7 +87,6 @@ async def join_here(
     await query.answer()
 
 
-@router.callback_query(WithdrawCb.filter())
 async def withdraw(
     query: CallbackQuery, callback_data: WithdrawCb, service: MatchService, presenter: Presenter, i18n: I18n
 ) -> None:
@@ -113,7 +108,6 @@ async def withdraw(
     presenter.close_challenge(challenge, "challenge-withdrawn" if not admin else "challenge-cancelled")
 
 
-@router.message(Command("surrender"))
 async def surrender_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
     """Ask to confirm giving up: the match in this group, or (in private) each active match."""
     user = message.from_user
@@ -139,14 +133,13 @@ async def surrender_command(message: Message, service: MatchService, presenter: 
         opponent = record.players[1 - seat].name
         await message.reply(
             mtr("surrender-confirm", opponent=escape(opponent)),
-            reply_markup=keyboards.surrender_keyboard(mtr, match_id),
+            reply_markup=keyboards.surrender_keyboard(mtr, match_id, user.id),
         )
         asked = True
     if not asked:
         await message.reply(tr("error-no-match"))
 
 
-@router.callback_query(SurrenderCb.filter())
 async def surrender(
     query: CallbackQuery,
     callback_data: SurrenderCb,
@@ -163,6 +156,9 @@ async def surrender(
         await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
         return
     tr = i18n[record.lang]
+    if user.id != callback_data.u:
+        await query.answer(tr("toast-not-your-question"))
+        return
     if record.seat_of(user.id) is None:
         await query.answer(tr("toast-not-player"))
         return
@@ -183,7 +179,6 @@ async def surrender(
         await presenter.show(result)
 
 
-@router.message(Command("lang"))
 async def lang_command(message: Message, service: MatchService, i18n: I18n) -> None:
     user = message.from_user
     if user is None:
@@ -198,8 +193,9 @@ async def lang_command(message: Message, service: MatchService, i18n: I18n) -> N
     await message.reply(tr("lang-choose"), reply_markup=keyboards.lang_keyboard(tr))
 
 
-@router.callback_query(LangCb.filter(F.lang.in_(LANGS)))
-async def set_lang(query: CallbackQuery, callback_data: LangCb, service: MatchService, i18n: I18n) -> None:
+async def set_lang(
+    query: CallbackQuery, callback_data: LangCb, service: MatchService, presenter: Presenter, i18n: I18n
+) -> None:
     user = query.from_user
     message = query.message
     lang: Lang = "pl" if callback_data.lang == "pl" else "ru"
@@ -213,12 +209,25 @@ async def set_lang(query: CallbackQuery, callback_data: LangCb, service: MatchSe
         await service.update_profile(user.id, lang=lang)
     tr = i18n[lang]
     await query.answer(tr("lang-set"))
-    if message is not None and query.bot is not None:
-        await query.bot.edit_message_text(tr("lang-set"), chat_id=message.chat.id, message_id=message.message_id)
+    if message is not None:
+        presenter.outbox.edit(message.chat.id, message.message_id, tr("lang-set"), None)
 
 
-@router.callback_query()
 async def unknown_button(query: CallbackQuery, service: MatchService, i18n: I18n, log_ctx: dict[str, Any]) -> None:
     """Junk or forged callback data: a toast, nothing else."""
     log_ctx["result"] = Rejection.ILLEGAL.value
     await query.answer(i18n[await user_lang(service, query.from_user)]("toast-bad-button"))
+
+
+def build() -> Router:
+    """A new router with this module's handlers (a router can have one parent only)."""
+    router = Router(name="game")
+    router.callback_query.register(move, MoveCb.filter())
+    router.callback_query.register(join_here, JoinCb.filter())
+    router.callback_query.register(withdraw, WithdrawCb.filter())
+    router.message.register(surrender_command, Command("surrender"))
+    router.callback_query.register(surrender, SurrenderCb.filter())
+    router.message.register(lang_command, Command("lang"))
+    router.callback_query.register(set_lang, LangCb.filter(F.lang.in_(LANGS)))
+    router.callback_query.register(unknown_button)
+    return router

@@ -16,12 +16,9 @@ from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, player_of, reje
 from bot.services.matches import MatchService, Rejected
 from engine import PRESETS, find_preset
 
-router = Router(name="group")
-
 ALIASES = {name: name for name in PRESETS} | {"classic": "bingo-classic", "domino": "bingo-domino"}
 
 
-@router.message(Command("play"), F.chat.type.in_(GROUP_TYPES))
 async def play(
     message: Message,
     command: CommandObject,
@@ -83,7 +80,6 @@ async def play(
     presenter.schedule_expiry(challenge)
 
 
-@router.message(Command("cancel"), F.chat.type.in_(GROUP_TYPES))
 async def cancel(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
     """Remove your open challenge, or (an admin, in reply to it) anyone's."""
     user = message.from_user
@@ -114,3 +110,11 @@ async def cancel(message: Message, service: MatchService, presenter: Presenter, 
         return
     key = "challenge-withdrawn" if challenge.creator.id == user.id else "challenge-cancelled"
     presenter.close_challenge(challenge, key)
+
+
+def build() -> Router:
+    """A new router with this module's handlers (a router can have one parent only)."""
+    router = Router(name="group")
+    router.message.register(play, Command("play"), F.chat.type.in_(GROUP_TYPES))
+    router.message.register(cancel, Command("cancel"), F.chat.type.in_(GROUP_TYPES))
+    return router

@@ -14,10 +14,7 @@ from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, join, player_of, user_lang
 from bot.services.matches import MatchService
 
-router = Router(name="private")
 
-
-@router.message(CommandStart(), F.chat.type == "private")
 async def start(
     message: Message,
     command: CommandObject,
@@ -50,7 +47,6 @@ async def start(
     await message.answer(tr("start-welcome"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
 
 
-@router.message(Command("help"))
 async def help_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
     """What the bot does and how to start a match."""
     user = message.from_user
@@ -75,7 +71,6 @@ async def resend_panel(match_id: str, user_id: int, service: MatchService, prese
     return await presenter.send_panel(record, match, seat, old=messages.panel(seat))
 
 
-@router.message(Command("hand"), F.chat.type == "private")
 async def hand(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
     """Re-send the panel of each of your active matches."""
     user = message.from_user
@@ -89,14 +84,23 @@ async def hand(message: Message, service: MatchService, presenter: Presenter, i1
         await message.answer(i18n[await user_lang(service, user)]("error-no-match"))
 
 
-@router.message(Command("hand"), F.chat.type.in_(GROUP_TYPES))
 async def hand_in_group(message: Message, service: MatchService, i18n: I18n) -> None:
     tr = i18n[await chat_lang(service, message.chat.id, message.from_user)]
     await message.reply(tr("error-private-only"))
 
 
-@router.message(Command("play", "cancel"), F.chat.type == "private")
 async def group_command_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
     user = message.from_user
     tr = i18n[await user_lang(service, user)] if user else i18n[pick_lang(None)]
     await message.answer(tr("error-group-only"))
+
+
+def build() -> Router:
+    """A new router with this module's handlers (a router can have one parent only)."""
+    router = Router(name="private")
+    router.message.register(start, CommandStart(), F.chat.type == "private")
+    router.message.register(help_command, Command("help"))
+    router.message.register(hand, Command("hand"), F.chat.type == "private")
+    router.message.register(hand_in_group, Command("hand"), F.chat.type.in_(GROUP_TYPES))
+    router.message.register(group_command_in_private, Command("play", "cancel"), F.chat.type == "private")
+    return router

@@ -18,8 +18,6 @@ from bot.services.models import LANGS, ChatSettings
 from engine import find_preset
 from engine.rules import presets_of
 
-router = Router(name="settings")
-
 TARGETS = (7, 8)
 
 
@@ -50,7 +48,6 @@ def settings_keyboard(tr: Translator, settings: ChatSettings) -> InlineKeyboardM
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-@router.message(Command("settings"), F.chat.type.in_(GROUP_TYPES))
 async def settings_command(message: Message, service: MatchService, i18n: I18n) -> None:
     user = message.from_user
     if user is None or message.bot is None:
@@ -63,14 +60,12 @@ async def settings_command(message: Message, service: MatchService, i18n: I18n) 
     await message.answer(settings_text(tr, settings), reply_markup=settings_keyboard(tr, settings))
 
 
-@router.message(Command("settings"))
 async def settings_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
     user = message.from_user
     tr = i18n[(await service.profile(user.id)).lang or "ru"] if user else i18n["ru"]
     await message.answer(tr("error-group-only"))
 
 
-@router.callback_query(SettingsCb.filter())
 async def change(
     query: CallbackQuery, callback_data: SettingsCb, service: MatchService, presenter: Presenter, i18n: I18n
 ) -> None:
@@ -108,3 +103,12 @@ def _changes(data: SettingsCb) -> dict[str, object] | None:
     if data.f == "lang" and data.v in LANGS:
         return {"lang": data.v}
     return None
+
+
+def build() -> Router:
+    """A new router with this module's handlers (a router can have one parent only)."""
+    router = Router(name="settings")
+    router.message.register(settings_command, Command("settings"), F.chat.type.in_(GROUP_TYPES))
+    router.message.register(settings_in_private, Command("settings"))
+    router.callback_query.register(change, SettingsCb.filter())
+    return router

@@ -16,8 +16,6 @@ from bot.routers.group import ALIASES
 from bot.services.matches import MatchService
 from bot.services.models import Finish, Standing, Summary
 
-router = Router(name="stats")
-
 TOP = 10
 LAST_MATCHES = 5
 HISTORY = 10
@@ -42,7 +40,6 @@ def _standing_line(tr: Translator, row: Standing) -> str:
     )
 
 
-@router.message(Command("top"))
 async def top(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:
     """The chat's leaderboard (``/top all``: across all chats), top 10 and your own rank."""
     tr = await _lang_tr(message, service, i18n)
@@ -85,7 +82,6 @@ def _summary_line(tr: Translator, summary: Summary, *, for_user: int | None = No
     return tr("stats-match-row", result="won" if won else "lost", **args)
 
 
-@router.message(Command("stats"))
 async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
     """Your matches, wins, win rate, rating, streaks, per game, and your last five matches."""
     user = message.from_user
@@ -118,7 +114,6 @@ async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
     await message.answer("\n".join(lines))
 
 
-@router.message(Command("history"))
 async def history(message: Message, service: MatchService, i18n: I18n) -> None:
     """The chat's last ten finished matches (in private: your own)."""
     tr = await _lang_tr(message, service, i18n)
@@ -132,7 +127,6 @@ async def history(message: Message, service: MatchService, i18n: I18n) -> None:
     await message.answer("\n".join([tr("history-title")] + [_summary_line(tr, s) for s in rows]))
 
 
-@router.message(Command("rules"))
 async def rules(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:
     """The rules of the chat's game, or of the one named (``/rules 42``)."""
     tr = await _lang_tr(message, service, i18n)
@@ -144,3 +138,13 @@ async def rules(message: Message, command: CommandObject, service: MatchService,
             return
         preset = ALIASES[word]
     await message.answer(tr(f"rules-{preset}"))
+
+
+def build() -> Router:
+    """A new router with this module's handlers (a router can have one parent only)."""
+    router = Router(name="stats")
+    router.message.register(top, Command("top"))
+    router.message.register(stats, Command("stats"))
+    router.message.register(history, Command("history"))
+    router.message.register(rules, Command("rules"))
+    return router

@@ -151,6 +151,7 @@ refusal-cannot_close = Teraz nie można zamknąć talonu.
 refusal-bid_too_low = Odzywka musi być wyższa od poprzedniej.
 toast-stale = Ten przycisk jest nieaktualny — spójrz na nowszą wiadomość.
 toast-old-panel = To stary panel — używaj najnowszego.
+toast-not-your-question = To pytanie nie jest do ciebie.
 toast-not-player = Nie grasz w tym meczu.
 toast-match-over = Mecz już się skończył.
 toast-no-match = Nie znaleziono meczu.

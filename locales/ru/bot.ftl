@@ -151,6 +151,7 @@ refusal-cannot_close = Закрыть резерв сейчас нельзя.
 refusal-bid_too_low = Ставка должна быть выше предыдущей.
 toast-stale = Эта кнопка устарела — смотрите свежее сообщение.
 toast-old-panel = Это старая панель — пользуйтесь самой новой.
+toast-not-your-question = Этот вопрос задан не вам.
 toast-not-player = Вы не играете в этом матче.
 toast-match-over = Матч уже окончен.
 toast-no-match = Матч не найден.

@@ -64,28 +64,18 @@ async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> A
         app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1, close_bot_session=False)
     )
     try:
+        # Stopping a dispatcher that has not started polling yet would leave it polling.
+        await fake.wait_for(lambda: fake.polls > 0, what="the bot to poll")
         yield app
     finally:
         with contextlib.suppress(RuntimeError):
             await app.dispatcher.stop_polling()
+        fake.wake()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(polling, 5)
         await app.outbox.drain()
         await app.bot.session.close()
         await redis.aclose()
-        _detach_routers(app)
-
-
-def _detach_routers(app: App) -> None:
-    """Free the feature routers (module-level objects) so that the next test's app can include them again.
-
-    ``build_router`` attaches the same router objects to each new root, and
-    aiogram lets a router have one parent only.
-    """
-    for root in app.dispatcher.sub_routers:
-        for router in root.sub_routers:
-            router._parent_router = None
-        root.sub_routers.clear()
 
 
 @pytest.fixture

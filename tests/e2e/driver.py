@@ -119,15 +119,17 @@ class Playout:
     """Toasts of presses the bot refused (a press out of turn, when the driver guessed wrong)."""
 
 
-async def play_to_end(
+async def play(
     fake: FakeTelegram,
     players: tuple[FakeUser, FakeUser],
     rng: random.Random,
     *,
+    until: Callable[[], bool] | None = None,
     after_move: Callable[[], Awaitable[None]] | None = None,
     max_moves: int = 5000,
 ) -> Playout:
-    """Press random playable buttons of whoever may act until no panel has buttons.
+    """Press random playable buttons of whoever may act until ``until()`` holds, no panel has buttons,
+    or ``max_moves`` were made.
 
     After each accepted press it waits until both panels show the new version,
     then calls ``after_move``.
@@ -135,7 +137,7 @@ async def play_to_end(
     playout = Playout()
     while playout.moves < max_moves:
         live = [(u, p) for u in players if (p := panel_of(fake, u)) is not None]
-        if not live:
+        if not live or (until is not None and until()):
             return playout
         rng.shuffle(live)
         # The player whose panel does not say "wait" first: a press out of turn is refused, and costs time.
@@ -159,7 +161,20 @@ async def play_to_end(
             break
         if not progressed:
             await asyncio.sleep(0.01)
-    raise AssertionError("the match did not end")
+    return playout
+
+
+async def play_to_end(
+    fake: FakeTelegram,
+    players: tuple[FakeUser, FakeUser],
+    rng: random.Random,
+    *,
+    after_move: Callable[[], Awaitable[None]] | None = None,
+) -> Playout:
+    """Play the match to its end (no panel has buttons any more)."""
+    playout = await play(fake, players, rng, after_move=after_move)
+    assert all(panel_of(fake, u) is None for u in players), f"no end after {playout.moves} moves"
+    return playout
 
 
 def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: int) -> bool:

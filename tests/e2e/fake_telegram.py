@@ -3,8 +3,9 @@
 The real bot talks HTTP to it through aiogram's own aiohttp session. It keeps
 chats and messages, hands out updates to ``getUpdates``, records every call
 with its time, and behaves like Telegram where the bot must cope: 403 for a
-private chat whose user never started the bot, 400 "message is not modified"
-for an identical edit, 429 on demand.
+private chat whose user never started the bot, 400 "can't parse entities"
+for HTML that Telegram would refuse, 400 "message is not modified" for an
+identical edit, 429 on demand.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +45,8 @@ class Call:
     method: str
     params: dict[str, Any]
     status: int
+    description: str = ""
+    """The error's description (empty when the call succeeded)."""
 
 
 @dataclass
@@ -61,6 +65,39 @@ class Sent:
         return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
 
 
+HTML_TAGS = {
+    "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji", "code", "pre",
+    "blockquote",
+}  # fmt: skip
+TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>")
+ENTITY = re.compile(r"&(lt|gt|amp|quot|#[0-9]+|#x[0-9a-fA-F]+);")
+
+
+def html_error(text: str) -> str | None:
+    """Why Telegram would refuse ``text`` with ``parse_mode=HTML`` (None if it would not)."""
+    open_tags: list[str] = []
+    pos = 0
+    for m in [*TAG.finditer(text), None]:
+        plain = text[pos : m.start() if m else len(text)]
+        if "<" in plain:
+            return f'can\'t parse entities: unexpected "<" at byte offset {pos + plain.index("<")}'
+        if "&" in ENTITY.sub("", plain):
+            return "can't parse entities: unsupported character entity"
+        if m is None:
+            break
+        closing, name = m.group(1), m.group(2).lower()
+        if name not in HTML_TAGS:
+            return f'can\'t parse entities: unsupported start tag "{name}"'
+        if not closing:
+            open_tags.append(name)
+        elif not open_tags or open_tags.pop() != name:
+            return f"can't parse entities: can't find end tag corresponding to start tag \"{name}\""
+        pos = m.end()
+    if open_tags:
+        return f"can't parse entities: can't find end tag corresponding to start tag \"{open_tags[-1]}\""
+    return None
+
+
 JSON_FIELDS = {"reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities"}
 BOT_ID = 4242
 
@@ -71,6 +108,8 @@ class FakeTelegram:
         self.calls: list[Call] = []
         self.updates: list[dict[str, Any]] = []
         self.delivered = 0
+        self.polls = 0
+        """``getUpdates`` calls received (the first one: the bot is polling)."""
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(100)
         self._callback_ids = itertools.count(9000)
@@ -102,6 +141,10 @@ class FakeTelegram:
         self.base = f"http://127.0.0.1:{port}"
         return self.base
 
+    def wake(self) -> None:
+        """End a waiting long poll now (so that the bot stops polling without waiting for it)."""
+        self._new_update.set()
+
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
@@ -116,7 +159,7 @@ class FakeTelegram:
             text = value if isinstance(value, str) else str(value)
             params[key] = json.loads(text) if key in JSON_FIELDS else text
         status, body = await self._dispatch(method, params)
-        self.calls.append(Call(arrived, method, params, status))
+        self.calls.append(Call(arrived, method, params, status, body.get("description", "")))
         return web.json_response(body, status=status)
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -138,6 +181,7 @@ class FakeTelegram:
         return result
 
     async def _get_updates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        self.polls += 1
         offset = int(p.get("offset", 0) or 0)
         timeout = float(p.get("timeout", 0) or 0)
         if offset:
@@ -187,6 +231,7 @@ class FakeTelegram:
                 can_post_stories=False,
                 can_edit_stories=False,
                 can_delete_stories=False,
+                can_send_welcome_messages=False,
             )
         return self._ok(member)
 
@@ -207,10 +252,16 @@ class FakeTelegram:
             message["reply_markup"] = sent.reply_markup
         return message
 
+    def _bad_html(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        error = html_error(p["text"]) if p.get("parse_mode") == "HTML" else None
+        return None if error is None else self._error(400, f"Bad Request: {error}")
+
     def _m_sendMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         chat_id = int(p["chat_id"])
         if chat_id > 0 and chat_id not in self.started:
             return self._error(403, "Forbidden: bot can't initiate conversation with a user")
+        if bad := self._bad_html(p):
+            return bad
         sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"))
         sent.history.append(sent.text)
         self.messages[(chat_id, sent.message_id)] = sent
@@ -221,6 +272,8 @@ class FakeTelegram:
         sent = self.messages.get(key)
         if sent is None:
             return self._error(400, "Bad Request: message to edit not found")
+        if bad := self._bad_html(p):
+            return bad
         markup = p.get("reply_markup")
         if sent.text == p["text"] and sent.reply_markup == markup:
             return self._error(
@@ -349,6 +402,15 @@ class FakeTelegram:
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}")
             await asyncio.sleep(0.01)
+
+    async def quiet(self, period: float = 0.2, timeout: float = 10.0) -> None:
+        """Wait until the bot has called no method (long polls aside) for ``period`` seconds."""
+
+        def still() -> bool:
+            last = max((c.at for c in self.calls if c.method != "getUpdates"), default=0.0)
+            return time.monotonic() - last >= period
+
+        await self.wait_for(still, timeout, "the bot to fall quiet")
 
     async def settle(self, timeout: float = 10.0) -> None:
         """Wait until every update was fetched by the bot."""

@@ -1,0 +1,178 @@
+"""The Russian and Polish locales: the same messages, every one renders, plural forms are right."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fluent.syntax import FluentParser, ast
+from fluent.syntax.visitor import Visitor
+
+from bot.i18n import LOCALES, I18n
+from bot.services.models import LANGS, Lang
+
+PLURAL_KEYS = {"zero", "one", "two", "few", "many", "other"}
+NUMERIC_NAMES = {
+    "best", "bid", "d", "deal", "lost", "me", "min", "mine", "pa", "pb", "played", "points", "rank", "rate",
+    "rating", "rl", "rw", "sa", "sb", "sl", "streak", "sw", "ta", "tb", "theirs", "them", "threshold", "tm",
+    "tt", "won",
+}  # fmt: skip
+"""Variables that read as numbers without being a selector (scores, counts, ratings)."""
+
+
+@cache
+def i18n() -> I18n:
+    return I18n()
+
+
+@cache
+def messages(lang: Lang) -> dict[str, ast.Message]:
+    """Every message of a locale's files, by id."""
+    found: dict[str, ast.Message] = {}
+    for path in sorted((LOCALES / lang).glob("*.ftl")):
+        resource = FluentParser().parse(Path(path).read_text(encoding="utf-8"))
+        junk = [entry.content for entry in resource.body if isinstance(entry, ast.Junk)]
+        assert not junk, f"{path}: cannot parse {junk[0]!r}"
+        found.update({entry.id.name: entry for entry in resource.body if isinstance(entry, ast.Message)})
+    return found
+
+
+class _Variables(Visitor):
+    """The variables a message reads, with the keys of the selectors that choose on them."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.keys: dict[str, list[str | int]] = {}
+        self.references: set[str] = set()
+
+    def visit_VariableReference(self, node: ast.VariableReference) -> None:
+        self.names.add(node.id.name)
+
+    def visit_MessageReference(self, node: ast.MessageReference) -> None:
+        self.references.add(node.id.name)
+
+    def visit_TermReference(self, node: ast.TermReference) -> None:
+        # A term's own variables are bound by its arguments, so only those are read here.
+        if node.arguments is not None:
+            self.visit(node.arguments)
+
+    def visit_SelectExpression(self, node: ast.SelectExpression) -> None:
+        if isinstance(node.selector, ast.VariableReference):
+            keys = self.keys.setdefault(node.selector.id.name, [])
+            for variant in node.variants:
+                key = variant.key
+                keys.append(int(key.value) if isinstance(key, ast.NumberLiteral) else key.name)
+        self.generic_visit(node)
+
+
+def variables(lang: Lang, message_id: str, seen: frozenset[str] = frozenset()) -> _Variables:
+    """The variables of a message and of the messages it refers to (which format with the same arguments)."""
+    found = _Variables()
+    found.visit(messages(lang)[message_id])
+    for ref in found.references - seen - {message_id}:
+        inner = variables(lang, ref, seen | {message_id})
+        found.names |= inner.names
+        for name, keys in inner.keys.items():
+            found.keys.setdefault(name, []).extend(keys)
+    return found
+
+
+def samples(found: _Variables) -> dict[str, list[Any]]:
+    """Values to render with: each selector key, a few plural numbers, a number or a word otherwise."""
+    values: dict[str, list[Any]] = {}
+    for name in sorted(found.names):
+        keys = found.keys.get(name, [])
+        if keys and all(isinstance(k, int) or k in PLURAL_KEYS for k in keys):
+            values[name] = sorted({k for k in keys if isinstance(k, int)} | {1, 2, 5, 21})
+        elif keys:
+            values[name] = list(dict.fromkeys(str(k) for k in keys))
+        elif name in NUMERIC_NAMES:
+            values[name] = [3]
+        else:
+            values[name] = [f"«{name}»"]
+    return values
+
+
+class TestMessageIds:
+    """Both locales have exactly the same messages."""
+
+    def test_same_ids(self) -> None:
+        """No message is missing from either locale."""
+        ru, pl = i18n()["ru"].ids, i18n()["pl"].ids
+        assert sorted(ru - pl) == [] and sorted(pl - ru) == []
+
+    def test_ids_are_the_parsed_messages(self) -> None:
+        """The translator knows every message of the files, nothing more."""
+        for lang in LANGS:
+            assert i18n()[lang].ids == set(messages(lang))
+
+
+MESSAGES = sorted((lang, message_id) for lang in LANGS for message_id in messages(lang))
+
+
+class TestEveryMessageRenders:
+    """Each message formats without an error, in every branch of its selectors."""
+
+    @pytest.mark.parametrize(("lang", "message_id"), MESSAGES, ids=[f"{lang}:{mid}" for lang, mid in MESSAGES])
+    def test_renders(self, lang: Lang, message_id: str) -> None:
+        """Each variable in turn takes each of its sample values, the others their first."""
+        tr = i18n()[lang]
+        values = samples(variables(lang, message_id))
+        base = {name: options[0] for name, options in values.items()}
+        runs = [base] + [{**base, name: value} for name, options in values.items() for value in options[1:]]
+        for args in runs:
+            text = tr(message_id, **args)
+            assert text.strip(), f"{lang}:{message_id} renders empty with {args}"
+
+    def test_same_variables(self) -> None:
+        """A message reads the same variables in both locales (the code passes one set of arguments)."""
+        differ = {
+            mid: (sorted(variables("ru", mid).names), sorted(variables("pl", mid).names))
+            for mid in sorted(set(messages("ru")) & set(messages("pl")))
+            if variables("ru", mid).names != variables("pl", mid).names
+        }
+        assert differ == {}
+
+
+PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
+    ("ru", "points", ("очко", "очка", "очков", "очко", "очка", "очков")),
+    ("ru", "tricks", ("взятка", "взятки", "взяток", "взятка", "взятки", "взяток")),
+    (
+        "ru",
+        "game-points",
+        (
+            "зачётное очко",
+            "зачётных очка",
+            "зачётных очков",
+            "зачётное очко",
+            "зачётных очка",
+            "зачётных очков",
+        ),
+    ),
+    ("ru", "doubles", ("дубль", "дубля", "дублей", "дубль", "дубля", "дублей")),
+    ("ru", "tiles", ("камень", "камня", "камней", "камень", "камня", "камней")),
+    ("ru", "minutes", ("минуту", "минуты", "минут", "минуту", "минуты", "минут")),
+    ("pl", "points", ("punkt", "punkty", "punktów", "punktów", "punkty", "punktów")),
+    ("pl", "tricks", ("lewa", "lewy", "lew", "lew", "lewy", "lew")),
+    (
+        "pl",
+        "game-points",
+        ("duży punkt", "duże punkty", "dużych punktów", "dużych punktów", "duże punkty", "dużych punktów"),
+    ),
+    ("pl", "doubles", ("dublet", "dublety", "dubletów", "dubletów", "dublety", "dubletów")),
+    ("pl", "tiles", ("kamień", "kamienie", "kamieni", "kamieni", "kamienie", "kamieni")),
+    ("pl", "minutes", ("minutę", "minuty", "minut", "minut", "minuty", "minut")),
+]
+COUNTS = (1, 2, 5, 21, 22, 25)
+
+
+class TestPlurals:
+    """Words with numbers take the form the language wants for 1, 2, 5, 21, 22 and 25."""
+
+    @pytest.mark.parametrize(("lang", "message_id", "forms"), PLURALS, ids=[f"{p[0]}:{p[1]}" for p in PLURALS])
+    def test_forms(self, lang: Lang, message_id: str, forms: tuple[str, ...]) -> None:
+        """``{n} {word}`` with the right form of the word for each count."""
+        tr = i18n()[lang]
+        assert [tr(message_id, n=n) for n in COUNTS] == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]

@@ -1,0 +1,184 @@
+"""Presses the bot must refuse: each gets a toast and changes neither the match nor any message."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+import pytest
+
+from bot.app import App
+from bot.i18n import Translator
+from bot.services.models import MatchRecord
+from engine import Match
+from tests.e2e import invariants
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import move_data, new_match, panel_of, play, playable, start_bot, version_of
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+
+GROUP = -100500
+ANN = FakeUser(1001, "Ann", "ann", "ru")
+BOB = FakeUser(1002, "Bob", "bob", "ru")
+CARL = FakeUser(1003, "Carl", "carl", "ru")
+
+
+@dataclass
+class Scene:
+    """A Bingo match between Ann and Bob in progress; Carl has started the bot but does not play."""
+
+    fake: FakeTelegram
+    app: App
+    match_id: str
+    tr: Translator
+
+    async def state(self) -> tuple[MatchRecord, Match]:
+        return await self.app.service.get(self.match_id)
+
+    async def seat(self, acting: bool) -> tuple[FakeUser, Sent]:
+        """The player to act (or the other one) and their panel."""
+        _, match = await self.state()
+        assert match.turn is not None
+        user = (ANN, BOB)[match.turn if acting else 1 - match.turn]
+        panel = panel_of(self.fake, user)
+        assert panel is not None
+        return user, panel
+
+    def sends(self) -> int:
+        return sum(1 for c in self.fake.calls if c.method in invariants.SENDS)
+
+    async def refused(self, user: FakeUser, sent: Sent, data: str) -> str:
+        """Press ``data`` on ``sent`` as ``user``; assert that nothing changed and return the toast."""
+        await self.app.outbox.drain()
+        before, sends = await self.state(), self.sends()
+        answer = await self.fake.wait_answer(self.fake.press(user, sent, data))
+        await self.app.outbox.drain()
+        assert await self.state() == before, "a refused press changed the match"
+        assert self.sends() == sends, "a refused press sent or edited a message"
+        return str(answer.get("text", ""))
+
+    async def move(self, user: FakeUser, panel: Sent, data: str) -> None:
+        """A press the bot accepts; returns once both panels show it."""
+        before = version_of(panel)
+        answer = await self.fake.wait_answer(self.fake.press(user, panel, data))
+        assert not answer.get("text"), f"refused: {answer['text']}"
+        await self.fake.wait_for(
+            lambda: all((p := panel_of(self.fake, u)) is None or version_of(p) > before for u in (ANN, BOB)),
+            what="both panels to show the move",
+        )
+
+
+@pytest.fixture
+async def scene(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> AsyncIterator[Scene]:
+    async with running_bot(fake, prefix) as app:
+        await start_bot(fake, ANN)
+        await start_bot(fake, CARL)
+        match_id = await new_match(fake, ANN, BOB, GROUP)
+        yield Scene(fake, app, match_id, app.presenter.i18n["ru"])
+        await invariants.all_well(fake)
+
+
+def forge(panel: Sent, *, m: str | None = None, v: str | None = None, a: str | None = None) -> str:
+    """A game button's callback data of ``panel`` with some parts replaced."""
+    real = next(found for b in panel.buttons() if (found := move_data(b)))
+    return f"a:{m or real['m']}:{v or real['v']}:{a or real['a']}"
+
+
+def first_tile(panel: Sent) -> str:
+    return str(playable(panel)[0]["callback_data"])
+
+
+Press = Callable[[Scene], Awaitable[tuple[FakeUser, Sent, str]]]
+
+
+async def out_of_turn(s: Scene) -> tuple[FakeUser, Sent, str]:
+    user, panel = await s.seat(acting=False)
+    return user, panel, first_tile(panel)
+
+
+async def third_user(s: Scene) -> tuple[FakeUser, Sent, str]:
+    _, panel = await s.seat(acting=True)
+    return CARL, panel, first_tile(panel)
+
+
+async def forged(s: Scene, **parts: str) -> tuple[FakeUser, Sent, str]:
+    user, panel = await s.seat(acting=True)
+    return user, panel, forge(panel, **parts)
+
+
+async def tile_not_in_hand(s: Scene) -> tuple[FakeUser, Sent, str]:
+    user, panel = await s.seat(acting=True)
+    shown = invariants.hand_buttons(panel)
+    missing = next(f"{a}{b}" for a in range(7) for b in range(a + 1) if f"{a}{b}" not in shown)
+    return user, panel, forge(panel, a=missing)
+
+
+async def junk(s: Scene, data: str) -> tuple[FakeUser, Sent, str]:
+    user, panel = await s.seat(acting=True)
+    return user, panel, data
+
+
+REFUSALS: list[tuple[str, Press, str]] = [
+    ("out-of-turn", out_of_turn, "refusal-not_your_turn"),
+    ("third-user-on-a-panel", third_user, "toast-not-player"),
+    ("another-match", lambda s: forged(s, m="zzzzzz", v="1", a="64"), "toast-no-match"),
+    ("tile-not-in-hand", tile_not_in_hand, "refusal-not_in_hand"),
+    ("bid-in-bingo", lambda s: forged(s, a="B30"), "refusal-wrong_phase"),
+    ("unknown-action", lambda s: forged(s, a="zz"), "toast-bad-button"),
+    ("garbage", lambda s: junk(s, "garbage"), "toast-bad-button"),
+    ("version-not-a-number", lambda s: junk(s, "a:x:notanint:64"), "toast-bad-button"),
+]
+
+
+class TestRefusedPresses:
+    """A press that is not a legal move now is answered with a toast and changes nothing."""
+
+    @pytest.mark.parametrize(
+        ("make", "toast"), [(make, toast) for _, make, toast in REFUSALS], ids=[r[0] for r in REFUSALS]
+    )
+    async def test_refused(self, scene: Scene, make: Press, toast: str) -> None:
+        """The toast names the reason; the match and every message stay as they were."""
+        user, sent, data = await make(scene)
+        assert await scene.refused(user, sent, data) == scene.tr(toast)
+
+    async def test_unplayable_tile(self, scene: Scene) -> None:
+        """A tile the panel shows in brackets is refused with the rule it breaks."""
+
+        def bracketed() -> bool:
+            return any(
+                (p := panel_of(scene.fake, u)) is not None and any(b["text"].startswith("(") for b in p.buttons())
+                for u in (ANN, BOB)
+            )
+
+        await play(scene.fake, (ANN, BOB), random.Random(2), until=bracketed)
+        assert bracketed(), "no unplayable tile in a whole match"
+        user, panel = await scene.seat(acting=True)
+        tile = next(b for b in panel.buttons() if b["text"].startswith("("))
+        rules = ("must_follow_suit", "must_beat", "must_follow_lower_half", "must_trump")
+        toast = await scene.refused(user, panel, tile["callback_data"])
+        assert toast in {scene.tr(f"refusal-{rule}") for rule in rules}
+
+
+class TestStaleButtons:
+    """Buttons of an old panel or of an older version of the match are refused."""
+
+    async def test_old_panel_after_hand(self, scene: Scene) -> None:
+        """After /hand the old panel says it moved, its kept buttons are refused, and the new panel plays."""
+        user, old = await scene.seat(acting=True)
+        kept = first_tile(old)
+        scene.fake.send_text(user, user.id, "/hand")
+        new = await scene.fake.wait_for(
+            lambda: (p := panel_of(scene.fake, user)) is not None and p.message_id != old.message_id and p,
+            what="the new panel",
+        )
+        await scene.fake.wait_for(lambda: old.text == scene.tr("panel-moved"), what="the old panel to say it moved")
+        assert old.buttons() == []
+        assert await scene.refused(user, old, kept) == scene.tr("toast-old-panel")
+        await scene.move(user, new, kept)
+
+    async def test_button_of_an_older_version(self, scene: Scene) -> None:
+        """A button kept from before the last move is refused as stale, on the current panel."""
+        user, panel = await scene.seat(acting=True)
+        first, second = (b["callback_data"] for b in playable(panel)[:2])
+        await scene.move(user, panel, first)
+        assert await scene.refused(user, panel, second) == scene.tr("toast-stale")

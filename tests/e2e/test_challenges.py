@@ -1,0 +1,257 @@
+"""Challenges in a group: joining (by deep link or button), challenging a friend, withdrawing, expiry, surrender."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from html import escape
+
+import pytest
+
+from bot.app import App
+from bot.services.models import Finish, Status
+from tests.e2e import invariants
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import (
+    button,
+    challenge,
+    join_by_link,
+    match_id_of,
+    new_match,
+    newest_id,
+    panel_of,
+    reply_in,
+    start_bot,
+    url_button,
+)
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+
+GROUP = -100500
+SurrenderScene = tuple[App, str, Sent]
+ANN = FakeUser(1001, "Ann", "ann", "ru")
+BOB = FakeUser(1002, "Bob", "bob", "ru")
+CARL = FakeUser(1003, "Carl <dev>", "carl", "ru")
+
+
+def challenge_id(message: Sent) -> str:
+    return str(button(message, "j:")["callback_data"]).split(":", 1)[1]
+
+
+async def private_reply(fake: FakeTelegram, user: FakeUser, text: str) -> Sent:
+    """The bot's answer to ``text`` written by ``user`` in private."""
+    after = newest_id(fake, user.id)
+    fake.send_text(user, user.id, text)
+    return await reply_in(fake, user.id, after, f"an answer to {text}")
+
+
+class TestJoining:
+    """A second player joins by the deep link or the button; the bot sends whoever never started it there."""
+
+    async def test_deep_link_for_a_stranger(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A user who never started the bot joins through the challenge's link and gets a panel."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            message = await challenge(fake, ANN, GROUP)
+            cid = challenge_id(message)
+            assert url_button(message) == f"https://t.me/{fake.bot_username}?start=j_{cid}"
+            assert BOB.id not in fake.started
+            await join_by_link(fake, BOB, message)
+            await fake.wait_for(lambda: panel_of(fake, ANN) and panel_of(fake, BOB), what="both panels")
+            assert message.text.startswith(
+                tr("challenge-accepted", a="Ann", b="Bob", game=tr("preset-bingo"), target=8)
+            )
+            assert message.buttons() == []
+            assert await app.service.challenge(cid) is None
+            await invariants.all_well(fake)
+
+    async def test_join_here_sends_a_stranger_to_the_bot(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
+        """The "join here" button answers a user who never started the bot with a toast and the deep link."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            message = await challenge(fake, ANN, GROUP)
+            cid = challenge_id(message)
+            answer = await fake.wait_answer(fake.press(BOB, message, button(message, "j:")["callback_data"]))
+            assert answer["text"] == tr("toast-start-bot")
+            assert answer["url"] == f"https://t.me/{fake.bot_username}?start=j_{cid}"
+            assert await app.service.challenge(cid) is not None
+            assert panel_of(fake, ANN) is None
+            await invariants.all_well(fake)
+
+    async def test_creator_who_never_started(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A creator without a private chat is asked in the group to open the bot, and /start m_<id> sends the panel."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, BOB)
+            message = await challenge(fake, CARL, GROUP)
+            after = newest_id(fake, GROUP)
+            answer = await fake.wait_answer(fake.press(BOB, message, button(message, "j:")["callback_data"]))
+            assert not answer.get("text")
+            bob_panel = await fake.wait_for(lambda: panel_of(fake, BOB), what="Bob's panel")
+            match_id = match_id_of(bob_panel)
+            ask = await fake.wait_for(
+                lambda: next((m for m in fake.chat_messages(GROUP) if m.message_id > after and m.buttons()), None),
+                what="the request to open the bot",
+            )
+            assert ask.text == tr("need-start", name=escape(CARL.first_name))
+            assert url_button(ask) == f"https://t.me/{fake.bot_username}?start=m_{match_id}"
+            assert panel_of(fake, CARL) is None
+            fake.send_text(
+                CARL, CARL.id, url_button(ask).replace(f"https://t.me/{fake.bot_username}?start=", "/start ")
+            )
+            carl_panel = await fake.wait_for(lambda: panel_of(fake, CARL), what="Carl's panel")
+            assert match_id_of(carl_panel) == match_id
+            await invariants.all_well(fake)
+
+
+class TestChallenges:
+    """Opening, addressing, withdrawing, cancelling and expiry of a challenge."""
+
+    async def test_play_in_private(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """/play and /cancel in private answer that they work in a group."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            for command in ("/play", "/cancel"):
+                assert (await private_reply(fake, ANN, command)).text == tr("error-group-only")
+            assert fake.chat_messages(GROUP) == []
+            await invariants.all_well(fake)
+
+    async def test_challenge_in_reply(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """/play in reply to a friend's message challenges only that friend."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            for user in (ANN, BOB, CARL):
+                await start_bot(fake, user)
+            said = fake.send_text(BOB, GROUP, "сыграем?")
+            message = await challenge(fake, ANN, GROUP, reply_to=said)
+            cid = challenge_id(message)
+            invite = tr("challenge-invite", creator="Ann", opponent="Bob", game=tr("preset-bingo"), target=8)
+            assert message.text.startswith(invite)
+            join_here = button(message, "j:")["callback_data"]
+            answer = await fake.wait_answer(fake.press(CARL, message, join_here))
+            assert answer["text"] == tr("toast-not-invited")
+            assert (await private_reply(fake, CARL, f"/start j_{cid}")).text == tr("toast-not-invited")
+            assert await app.service.challenge(cid) is not None
+            assert panel_of(fake, CARL) is None
+            answer = await fake.wait_answer(fake.press(BOB, message, join_here))
+            assert not answer.get("text")
+            await fake.wait_for(lambda: panel_of(fake, ANN) and panel_of(fake, BOB), what="both panels")
+            await invariants.all_well(fake)
+
+    async def test_withdraw_button(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """Only the creator withdraws; the message then says so, and the link no longer joins."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            await start_bot(fake, BOB)
+            message = await challenge(fake, ANN, GROUP)
+            cid = challenge_id(message)
+            withdraw = button(message, "w:")["callback_data"]
+            answer = await fake.wait_answer(fake.press(BOB, message, withdraw))
+            assert answer["text"] == tr("toast-only-creator")
+            assert await app.service.challenge(cid) is not None
+            await fake.wait_answer(fake.press(ANN, message, withdraw))
+            await fake.wait_for(lambda: message.text == tr("challenge-withdrawn", creator="Ann"), what="withdrawn")
+            assert message.buttons() == []
+            assert await app.service.challenge(cid) is None
+            assert (await private_reply(fake, BOB, f"/start j_{cid}")).text == tr("toast-challenge-gone")
+            await invariants.all_well(fake)
+
+    async def test_cancel_command(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """/cancel removes the creator's challenge; an admin's /cancel in reply removes anyone's."""
+        fake.admins[GROUP] = {CARL.id}
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            mine = await challenge(fake, ANN, GROUP)
+            fake.send_text(ANN, GROUP, "/cancel")
+            await fake.wait_for(lambda: mine.text == tr("challenge-withdrawn", creator="Ann"), what="withdrawn")
+            assert mine.buttons() == []
+            after = newest_id(fake, GROUP)
+            fake.send_text(ANN, GROUP, "/cancel")
+            assert (await reply_in(fake, GROUP, after, "a refusal")).text == tr("error-no-challenge")
+            bobs = await challenge(fake, BOB, GROUP)
+            fake.send_text(CARL, GROUP, "/cancel", reply_to=bobs)
+            await fake.wait_for(lambda: bobs.text == tr("challenge-cancelled", creator="Bob"), what="cancelled")
+            assert await app.service.open_challenge_of(GROUP, BOB.id) is None
+            await invariants.all_well(fake)
+
+    async def test_expiry(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A challenge nobody takes expires, its message says so, and its button no longer joins."""
+        async with running_bot(fake, prefix, challenge_ttl=2) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, BOB)
+            message = await challenge(fake, ANN, GROUP)
+            assert message.text.endswith(tr("challenge-expires", n=1))
+            join_here = button(message, "j:")["callback_data"]
+            await fake.wait_for(
+                lambda: message.text == tr("challenge-expired", creator="Ann"), timeout=6, what="the expiry notice"
+            )
+            assert message.buttons() == []
+            answer = await fake.wait_answer(fake.press(BOB, message, join_here))
+            assert answer["text"] == tr("toast-challenge-gone")
+            assert panel_of(fake, BOB) is None
+            await invariants.all_well(fake)
+
+
+@pytest.fixture
+async def surrender_scene(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> AsyncIterator[SurrenderScene]:
+    """A Bingo match between Ann and Bob, and Ann's /surrender asked in the group."""
+    async with running_bot(fake, prefix) as app:
+        await start_bot(fake, ANN)
+        await start_bot(fake, CARL)
+        match_id = await new_match(fake, ANN, BOB, GROUP)
+        after = newest_id(fake, GROUP)
+        fake.send_text(ANN, GROUP, "/surrender")
+        confirm = await reply_in(fake, GROUP, after, "the confirmation")
+        yield app, match_id, confirm
+
+
+class TestSurrender:
+    """/surrender asks first; the confirmation ends the match with a result in the group."""
+
+    async def test_confirmed(self, fake: FakeTelegram, surrender_scene: SurrenderScene) -> None:
+        """Ann confirms: the match ends, Bob wins, the group reads the result and the panels lose their buttons."""
+        app, match_id, confirm = surrender_scene
+        tr = app.presenter.i18n["ru"]
+        assert confirm.text == tr("surrender-confirm", opponent="Bob")
+        answer = await fake.wait_answer(fake.press(CARL, confirm, button(confirm, "s:")["callback_data"]))
+        assert answer["text"] == tr("toast-not-your-question")
+        after = newest_id(fake, GROUP)
+        data = button(confirm, f"s:{match_id}:{ANN.id}:1")["callback_data"]
+        answer = await fake.wait_answer(fake.press(ANN, confirm, data))
+        assert not answer.get("text")
+        result = await reply_in(fake, GROUP, after, "the result")
+        assert result.text.startswith(tr("match-surrender", loser="Ann", winner="Bob", sw=0, sl=0))
+        await fake.wait_for(lambda: confirm.text == tr("toast-done"), what="the confirmation to close")
+        record, _ = await app.service.get(match_id)
+        assert record.status is Status.FINISHED and record.finish is Finish.SURRENDER and record.winner == 1
+        await fake.wait_for(lambda: not panel_of(fake, ANN) and not panel_of(fake, BOB), what="panels without buttons")
+        for user in (ANN, BOB):
+            assert fake.chat_messages(user.id)[-1].text.endswith(tr("panel-match-over"))
+        await invariants.all_well(fake)
+
+    async def test_kept(self, fake: FakeTelegram, surrender_scene: SurrenderScene) -> None:
+        """Ann thinks better of it: the question closes and the match goes on."""
+        app, match_id, confirm = surrender_scene
+        tr = app.presenter.i18n["ru"]
+        data = button(confirm, f"s:{match_id}:{ANN.id}:0")["callback_data"]
+        answer = await fake.wait_answer(fake.press(ANN, confirm, data))
+        assert answer["text"] == tr("surrender-kept")
+        await fake.wait_for(lambda: confirm.text == tr("surrender-kept"), what="the question to close")
+        record, _ = await app.service.get(match_id)
+        assert record.is_active
+        await invariants.all_well(fake)
+
+    async def test_only_the_asker_confirms(self, fake: FakeTelegram, surrender_scene: SurrenderScene) -> None:
+        """Bob pressing "yes" under Ann's question gets a toast and does not give up the match himself."""
+        app, match_id, confirm = surrender_scene
+        before = await app.service.get(match_id)
+        data = button(confirm, f"s:{match_id}:{ANN.id}:1")["callback_data"]
+        answer = await fake.wait_answer(fake.press(BOB, confirm, data))
+        await app.outbox.drain()
+        assert answer.get("text")
+        assert await app.service.get(match_id) == before
+        await invariants.all_well(fake)

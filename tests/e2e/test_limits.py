@@ -1,0 +1,117 @@
+"""Telegram's limits and quirks: 429 with retry_after, "message is not modified", command menus."""
+
+from __future__ import annotations
+
+import random
+
+from bot import render
+from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+from tests.e2e import invariants
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import button, challenge, new_match, newest_id, play, reply_in, start_bot
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+
+GROUP = -100500
+ANN = FakeUser(1001, "Ann", "ann", "ru")
+BOB = FakeUser(1002, "Bob", "bob", "ru")
+
+
+class TestRetryAfter:
+    """A 429 is waited out for its ``retry_after`` and the message still arrives."""
+
+    async def test_send_is_retried(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """Two 429s in a row delay the challenge by two ``retry_after`` and then it is sent once."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            fake.retry_after = 1
+            fake.fail_with_429 = 2
+            message = await challenge(fake, ANN, GROUP)
+            assert message.text.startswith(tr("challenge-anyone", creator="Ann", game=tr("preset-bingo"), target=8))
+            sends = [c for c in fake.calls if c.method == "sendMessage" and c.params["chat_id"] == str(GROUP)]
+            assert [c.status for c in sends] == [429, 429, 200]
+            assert sends[1].at - sends[0].at >= fake.retry_after
+            assert sends[2].at - sends[1].at >= fake.retry_after
+            assert len(fake.chat_messages(GROUP)) == 1
+            await invariants.all_well(fake)
+
+    async def test_match_goes_on(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """429s in the middle of a match delay its messages but lose none: the table and panels end up current."""
+        async with running_bot(fake, prefix) as app:
+            await start_bot(fake, ANN)
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            rng = random.Random(4)
+            await play(fake, (ANN, BOB), rng, max_moves=3)
+            fake.retry_after = 1
+            fake.fail_with_429 = 2
+            playout = await play(fake, (ANN, BOB), rng, max_moves=3)
+            assert playout.moves == 3
+            await app.outbox.drain()
+            assert [c.status for c in fake.calls].count(429) == 2
+            record, match = await app.service.get(match_id)
+            table = (await app.service.messages(match_id)).table
+            assert table is not None
+            tr = app.presenter.i18n["ru"]
+            assert fake.messages[(GROUP, table)].text == render.table_text(tr, record, match.deal.view(None))
+            referee = invariants.Referee(fake, app, GROUP, (ANN, BOB))
+            await referee.check()
+            await invariants.all_well(fake)
+
+
+class TestNotModified:
+    """An edit that changes nothing (Telegram's 400 "message is not modified") breaks nothing."""
+
+    async def test_keep_playing_twice(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A second "keep playing" repeats an identical edit; both presses are answered and the match goes on."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            after = newest_id(fake, GROUP)
+            fake.send_text(ANN, GROUP, "/surrender")
+            confirm = await reply_in(fake, GROUP, after, "the confirmation")
+            keep = button(confirm, f"s:{match_id}:{ANN.id}:0")["callback_data"]
+            for _ in range(2):
+                answer = await fake.wait_answer(fake.press(ANN, confirm, keep))
+                assert answer["text"] == tr("surrender-kept")
+                await app.outbox.drain()
+            edits = [
+                c
+                for c in fake.calls
+                if c.method == "editMessageText" and c.params["message_id"] == str(confirm.message_id)
+            ]
+            assert [c.status for c in edits] == [200, 400]
+            assert confirm.text == tr("surrender-kept")
+            playout = await play(fake, (ANN, BOB), random.Random(1), max_moves=2)
+            assert playout.moves == 2
+            await invariants.all_well(fake)
+
+    async def test_language_button_twice(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A second press of the same language answers once more, like the first, and raises nothing."""
+        fake.admins[GROUP] = {ANN.id}
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["pl"]
+            after = newest_id(fake, GROUP)
+            fake.send_text(ANN, GROUP, "/lang")
+            menu = await reply_in(fake, GROUP, after, "the language menu")
+            data = button(menu, "l:pl")["callback_data"]
+            for _ in range(2):
+                answer = await fake.wait_answer(fake.press(ANN, menu, data))
+                assert answer["text"] == tr("lang-set")
+            await fake.wait_for(lambda: len(fake.pressed) == 2 and menu.text == tr("lang-set"), what="the menu")
+            assert (await app.service.chat_settings(GROUP)).lang == "pl"
+            await invariants.all_well(fake)
+
+
+class TestCommands:
+    """The command menus are set for groups and private chats, in Russian and Polish."""
+
+    async def test_menus(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """Each scope and language gets its commands, described in that language."""
+        async with running_bot(fake, prefix) as app:
+            menus = {(c["scope"]["type"], c.get("language_code")): c["commands"] for c in fake.commands}
+            for scope, names in (("all_group_chats", GROUP_COMMANDS), ("all_private_chats", PRIVATE_COMMANDS)):
+                for lang in ("ru", "pl"):
+                    tr = app.presenter.i18n[lang]
+                    expected = [{"command": name, "description": tr(f"cmd-{name}")} for name in names]
+                    assert menus[(scope, lang)] == expected
+            assert {scope for scope, _ in menus} == {"all_group_chats", "all_private_chats"}
