@@ -170,9 +170,7 @@ class TestTilePoints:
     @pytest.mark.parametrize("trump", range(7))
     def test_whole_table(self, trump: int) -> None:
         """Every tile's points under every trump suit follow the table of RULES.md 1.1."""
-        assert {n: POINTS[trump][parse_index(n)] for n in NOTATION} == {
-            n: expected_points(n, trump) for n in NOTATION
-        }
+        assert {n: POINTS[trump][parse_index(n)] for n in NOTATION} == {n: expected_points(n, trump) for n in NOTATION}
 
 
 # -- 1.2 who wins a trick ------------------------------------------------------
@@ -273,46 +271,124 @@ class TestTrickWinner:
 Expect = tuple[str, tuple[str, Refusal] | None]
 FOLLOW_ROWS: list[tuple[str, str, str, Expect, Expect, Expect]] = [
     # A trump led: a trump if you have one, in every preset.
-    ("53", "52 65 64 33 21", "trump led", ("52 65", ("64", Refusal.MUST_TRUMP)),
-     ("52 65", ("64", Refusal.MUST_TRUMP)), ("52 65", ("64", Refusal.MUST_TRUMP))),
+    (
+        "53",
+        "52 65 64 33 21",
+        "trump led",
+        ("52 65", ("64", Refusal.MUST_TRUMP)),
+        ("52 65", ("64", Refusal.MUST_TRUMP)),
+        ("52 65", ("64", Refusal.MUST_TRUMP)),
+    ),
     # Bingo is a trump, so it must answer a trump.
-    ("53", "00 64 21", "bingo is the only trump", ("00", ("21", Refusal.MUST_TRUMP)),
-     ("00", ("21", Refusal.MUST_TRUMP)), ("00", ("21", Refusal.MUST_TRUMP))),
+    (
+        "53",
+        "00 64 21",
+        "bingo is the only trump",
+        ("00", ("21", Refusal.MUST_TRUMP)),
+        ("00", ("21", Refusal.MUST_TRUMP)),
+        ("00", ("21", Refusal.MUST_TRUMP)),
+    ),
     # Bingo led is a trump lead.
-    ("00", "54 64 21", "bingo led", ("54", ("64", Refusal.MUST_TRUMP)),
-     ("54", ("64", Refusal.MUST_TRUMP)), ("54", ("64", Refusal.MUST_TRUMP))),
+    (
+        "00",
+        "54 64 21",
+        "bingo led",
+        ("54", ("64", Refusal.MUST_TRUMP)),
+        ("54", ("64", Refusal.MUST_TRUMP)),
+        ("54", ("64", Refusal.MUST_TRUMP)),
+    ),
     ("53", "64 33 21", "trump led, no trump", ("64 33 21", None), ("64 33 21", None), ("64 33 21", None)),
     # [6|3] leads sixes (9 pips). 65 shows a six but is a trump: only 62 follows; it does not beat 63.
-    ("63", "62 65 31 44 00", "one six, not winning", ("62", ("65", Refusal.MUST_FOLLOW_SUIT)),
-     ("62", ("65", Refusal.MUST_FOLLOW_SUIT)), ("62", ("65", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "63",
+        "62 65 31 44 00",
+        "one six, not winning",
+        ("62", ("65", Refusal.MUST_FOLLOW_SUIT)),
+        ("62", ("65", Refusal.MUST_FOLLOW_SUIT)),
+        ("62", ("65", Refusal.MUST_FOLLOW_SUIT)),
+    ),
     # Sixes 62 (8), 64 (10), 60 (6 + 7 = 13) against 63 (9): must_beat keeps 64 and 60.
-    ("63", "62 64 60 65 31", "sixes, some winning", ("60 62 64", ("31", Refusal.MUST_FOLLOW_SUIT)),
-     ("60 64", ("62", Refusal.MUST_BEAT)), ("60 62 64", ("65", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "63",
+        "62 64 60 65 31",
+        "sixes, some winning",
+        ("60 62 64", ("31", Refusal.MUST_FOLLOW_SUIT)),
+        ("60 64", ("62", Refusal.MUST_BEAT)),
+        ("60 62 64", ("65", Refusal.MUST_FOLLOW_SUIT)),
+    ),
     # [6|0] leads blanks (13 pips): 20 is the only non-trump blank (50 is a trump); it does not beat 13.
-    ("60", "20 62 50 11", "[6|0] leads blanks", ("20", ("62", Refusal.MUST_FOLLOW_SUIT)),
-     ("20", ("62", Refusal.MUST_FOLLOW_SUIT)), ("20", ("62", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "60",
+        "20 62 50 11",
+        "[6|0] leads blanks",
+        ("20", ("62", Refusal.MUST_FOLLOW_SUIT)),
+        ("20", ("62", Refusal.MUST_FOLLOW_SUIT)),
+        ("20", ("62", Refusal.MUST_FOLLOW_SUIT)),
+    ),
     # No non-trump blank ([0|0] is a trump): bingo follows the lower half (a six), domino trumps.
-    ("60", "00 62 11 43", "void in blanks", ("62", ("11", Refusal.MUST_FOLLOW_LOWER_HALF)),
-     ("00 11 43 62", None), ("00", ("62", Refusal.MUST_TRUMP))),
+    (
+        "60",
+        "00 62 11 43",
+        "void in blanks",
+        ("62", ("11", Refusal.MUST_FOLLOW_LOWER_HALF)),
+        ("00 11 43 62", None),
+        ("00", ("62", Refusal.MUST_TRUMP)),
+    ),
     # [4|0] leads blanks (11 pips), not fours: 64 does not follow; 30 (10) and 20 (9) do not beat it.
-    ("40", "30 20 64 11", "[4|0] leads blanks", ("20 30", ("64", Refusal.MUST_FOLLOW_SUIT)),
-     ("20 30", ("64", Refusal.MUST_FOLLOW_SUIT)), ("20 30", ("64", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "40",
+        "30 20 64 11",
+        "[4|0] leads blanks",
+        ("20 30", ("64", Refusal.MUST_FOLLOW_SUIT)),
+        ("20 30", ("64", Refusal.MUST_FOLLOW_SUIT)),
+        ("20 30", ("64", Refusal.MUST_FOLLOW_SUIT)),
+    ),
     # [2|0] leads blanks (9 pips): 10 (8) loses, 30 (10) and 40 (11) win.
-    ("20", "10 30 40 62", "blanks, some winning", ("10 30 40", ("62", Refusal.MUST_FOLLOW_SUIT)),
-     ("30 40", ("10", Refusal.MUST_BEAT)), ("10 30 40", ("62", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "20",
+        "10 30 40 62",
+        "blanks, some winning",
+        ("10 30 40", ("62", Refusal.MUST_FOLLOW_SUIT)),
+        ("30 40", ("10", Refusal.MUST_BEAT)),
+        ("10 30 40", ("62", Refusal.MUST_FOLLOW_SUIT)),
+    ),
     # No non-trump six: the lower half (a three) in bingo, a trump in domino, anything in classic.
-    ("63", "31 43 65 50 11", "void in sixes", ("31 43", ("11", Refusal.MUST_FOLLOW_LOWER_HALF)),
-     ("11 31 43 50 65", None), ("50 65", ("31", Refusal.MUST_TRUMP))),
+    (
+        "63",
+        "31 43 65 50 11",
+        "void in sixes",
+        ("31 43", ("11", Refusal.MUST_FOLLOW_LOWER_HALF)),
+        ("11 31 43 50 65", None),
+        ("50 65", ("31", Refusal.MUST_TRUMP)),
+    ),
     # The only three is a trump: no lower half to follow; domino must still trump.
-    ("63", "53 11 22", "lower half only in a trump", ("11 22 53", None), ("11 22 53", None),
-     ("53", ("11", Refusal.MUST_TRUMP))),
+    (
+        "63",
+        "53 11 22",
+        "lower half only in a trump",
+        ("11 22 53", None),
+        ("11 22 53", None),
+        ("53", ("11", Refusal.MUST_TRUMP)),
+    ),
     ("63", "11 22 42", "void everywhere", ("11 22 42", None), ("11 22 42", None), ("11 22 42", None)),
     # [4|2] leads fours (6 pips): 64 (10) and 44 (8) follow and both win.
-    ("42", "64 44 21 32 00", "fours, all winning", ("44 64", ("21", Refusal.MUST_FOLLOW_SUIT)),
-     ("44 64", ("21", Refusal.MUST_BEAT)), ("44 64", ("00", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "42",
+        "64 44 21 32 00",
+        "fours, all winning",
+        ("44 64", ("21", Refusal.MUST_FOLLOW_SUIT)),
+        ("44 64", ("21", Refusal.MUST_BEAT)),
+        ("44 64", ("00", Refusal.MUST_FOLLOW_SUIT)),
+    ),
     # A double leads its own number: [3|3] (6 pips) against 31 (4) and 63 (9).
-    ("33", "31 63 22 50", "double led", ("31 63", ("22", Refusal.MUST_FOLLOW_SUIT)),
-     ("63", ("31", Refusal.MUST_BEAT)), ("31 63", ("50", Refusal.MUST_FOLLOW_SUIT))),
+    (
+        "33",
+        "31 63 22 50",
+        "double led",
+        ("31 63", ("22", Refusal.MUST_FOLLOW_SUIT)),
+        ("63", ("31", Refusal.MUST_BEAT)),
+        ("31 63", ("50", Refusal.MUST_FOLLOW_SUIT)),
+    ),
 ]
 
 FOLLOW_CASES = [
@@ -773,12 +849,18 @@ GP_SCRIPTS: dict[str, tuple[str, tuple[int, int]]] = {
 }
 GP_AWARDS: dict[str, dict[str, Award]] = {
     # Schneider thresholds: 20 in bingo and bingo-domino, 30 in bingo-classic.
-    "o28": {"bingo": Award(0, 1, Reason.REACHED_GOAL), "bingo-classic": Award(0, 2, Reason.SCHNEIDER),
-            "bingo-domino": Award(0, 1, Reason.REACHED_GOAL)},
+    "o28": {
+        "bingo": Award(0, 1, Reason.REACHED_GOAL),
+        "bingo-classic": Award(0, 2, Reason.SCHNEIDER),
+        "bingo-domino": Award(0, 1, Reason.REACHED_GOAL),
+    },
     "o30": {p: Award(0, 1, Reason.REACHED_GOAL) for p in PRESETS},
     "o19": {p: Award(0, 2, Reason.SCHNEIDER) for p in PRESETS},
-    "o20": {"bingo": Award(0, 1, Reason.REACHED_GOAL), "bingo-classic": Award(0, 2, Reason.SCHNEIDER),
-            "bingo-domino": Award(0, 1, Reason.REACHED_GOAL)},
+    "o20": {
+        "bingo": Award(0, 1, Reason.REACHED_GOAL),
+        "bingo-classic": Award(0, 2, Reason.SCHNEIDER),
+        "bingo-domino": Award(0, 1, Reason.REACHED_GOAL),
+    },
     # A trick worth nothing is still a trick: 2, not 3.
     "o0": {p: Award(0, 2, Reason.SCHNEIDER) for p in PRESETS},
     "none": {p: Award(0, 3, Reason.NO_TRICK) for p in PRESETS},
@@ -831,12 +913,20 @@ class TestGamePoints:
 CLOSE_A = (CLOSE_HANDS, CLOSE_STOCK, "X 21 52 65 61 64 41 63 31 62 32 53 51 43 42", (0, 10))
 # B: as A with 65 and 61 swapped: seat 0 leads 65 (11 pips), seat 1 must follow with a six and none
 #    beats it; seat 0 takes that trick (0 points) and loses the rest. P1 = 10.
-CLOSE_B = (("21 31 41 51 65 32 42", "62 63 64 61 52 53 43"), CLOSE_STOCK,
-           "X 65 61 21 52 64 41 63 31 62 32 53 51 43 42", (0, 10))
+CLOSE_B = (
+    ("21 31 41 51 65 32 42", "62 63 64 61 52 53 43"),
+    CLOSE_STOCK,
+    "X 65 61 21 52 64 41 63 31 62 32 53 51 43 42",
+    (0, 10),
+)
 # C: T1 open, 21 vs 52: seat 1 wins, draws 11, seat 0 draws 22; seat 1 closes after trick 1 and wins
 #    seven tricks (P1 = 10); seat 0 takes the last, 11 vs 22: P0 = 2 + 4 = 6.
-CLOSE_C = (CLOSE_HANDS, "11 22 00 10 20 30 33 40 44 50 54 55 66 60",
-           "21 52 X 65 61 64 41 63 31 62 32 53 51 43 42 11 22", (6, 10))
+CLOSE_C = (
+    CLOSE_HANDS,
+    "11 22 00 10 20 30 33 40 44 50 54 55 66 60",
+    "21 52 X 65 61 64 41 63 31 62 32 53 51 43 42 11 22",
+    (6, 10),
+)
 # D: the non-closer reaches 70. Seat 1 trumps 62 with 50 (5 + 7 = 12), then claims 55 44 33 11 (50)
 #    leading [5|5] (10), which 51 (the only five of seat 0) cannot beat: P1 = 12 + 10 + 50 = 72.
 D_HANDS = ("62 61 63 64 51 21 32", "55 44 33 11 50 40 43")
@@ -857,11 +947,15 @@ CLOSE_CASES: list[tuple[str, str, Script, list[Award]]] = [
     # Closed after trick 1 by a closer who took tricks: 2 everywhere.
     *[(p, "C", CLOSE_C, [Award(0, 2, Reason.CLOSER_FAILED)]) for p in PRESETS],
     # The non-closer reached 70: one more. Before trick 1 with no trick for the closer: 3 + 1.
-    *[(p, "D1", CLOSE_D1, [Award(1, 3, Reason.CLOSER_FAILED_PENALTY), Award(1, 1, Reason.REACHED_GOAL_AFTER_CLOSE)])
-      for p in PRESETS],
+    *[
+        (p, "D1", CLOSE_D1, [Award(1, 3, Reason.CLOSER_FAILED_PENALTY), Award(1, 1, Reason.REACHED_GOAL_AFTER_CLOSE)])
+        for p in PRESETS
+    ],
     # After trick 1, which the closer took: 2 + 1.
-    *[(p, "D2", CLOSE_D2, [Award(1, 2, Reason.CLOSER_FAILED), Award(1, 1, Reason.REACHED_GOAL_AFTER_CLOSE)])
-      for p in PRESETS],
+    *[
+        (p, "D2", CLOSE_D2, [Award(1, 2, Reason.CLOSER_FAILED), Award(1, 1, Reason.REACHED_GOAL_AFTER_CLOSE)])
+        for p in PRESETS
+    ],
 ]
 
 # The closer reaches 70 himself. Trump 6 (indicator [6|1]); seat 1's only five is 52 (7 pips).
