@@ -78,18 +78,14 @@ class Presenter:
         record, match = result.record, result.match
         tr = self.tr(record)
         messages = await self.service.messages(record.id)
-        deal_ended = result.finished_deal is not None
-        if deal_ended and result.finished_deal is not None:
+        finished = result.finished_deal
+        deal_ended = finished is not None
+        if finished is not None:
             if messages.table is not None:
                 # The finished deal's table keeps its final state.
-                self.outbox.edit(
-                    record.chat_id,
-                    messages.table,
-                    render.table_text(tr, record, result.finished_deal.view(None)),
-                    None,
-                    record.version,
-                )
-            await self.outbox.send(record.chat_id, render.deal_result_text(tr, record, result.finished_deal))
+                final = render.table_text(tr, record, finished.view(None))
+                self.outbox.edit(record.chat_id, messages.table, final, None, record.version)
+            await self.outbox.send(record.chat_id, render.deal_result_text(tr, record, finished))
         if deal_ended and result.summary is None:
             message = await self.outbox.send(record.chat_id, self._table(record, match))
             await self.service.set_table_message(record.id, message.message_id)
@@ -106,11 +102,8 @@ class Presenter:
     async def _announce_result(self, record: MatchRecord, summary: Summary) -> None:
         tr = self.tr(record)
         lines = [render.match_result_text(tr, record, summary)]
-        if summary.rating_change:
-            w, lo = record.players[summary.winner], record.players[1 - summary.winner]
-            rw = (await self.service.stats(w.id, record.chat_id)).rating
-            rl = (await self.service.stats(lo.id, record.chat_id)).rating
-            lines.append(render.rating_text(tr, record, summary, (rw, rl)))
+        if summary.ratings is not None:
+            lines.append(render.rating_text(tr, record, summary, summary.ratings))
         await self.outbox.send(record.chat_id, "\n".join(lines))
 
     # -- challenges ------------------------------------------------------------

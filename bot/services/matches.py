@@ -327,7 +327,7 @@ class MatchService:
                     finish=new.finish or Finish.TARGET,
                     finished=new.updated,
                 )
-            partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change"})[:-1]
+            partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change", "ratings"})[:-1]
             chat, glob = chat_scope(record.chat_id), GLOBAL
             answer = await self._call(
                 self._finish(
@@ -370,6 +370,7 @@ class MatchService:
         if status == 1:
             if summary is not None:
                 summary.rating_change = int(answer[1])
+                summary.ratings = (int(answer[3]), int(answer[4]))
             self._remember(new, match)
             return MoveResult(new, match, summary=summary)
         if status == 0:

@@ -182,6 +182,8 @@ class Summary(BaseModel):
     finished: float
     rating_change: int = 0
     """Points the winner took from the loser in this chat's rating."""
+    ratings: tuple[int, int] | None = None
+    """The winner's and the loser's chat ratings after the match."""
 
 
 @dataclass

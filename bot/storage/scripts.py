@@ -35,7 +35,8 @@ return {1}
 #       9 K, 10 start rating, 11 game, 12 winner name, 13 loser name,
 #       14 summary JSON without its closing brace, 15 chat history length,
 #       16 user history length.
-# Returns {1, chat rating change, global rating change} or CAS's answers.
+# Returns {1, chat rating change, global rating change, winner's and loser's new chat
+# ratings} or CAS's answers.
 FINISH = (
     _CAS
     + """
@@ -72,19 +73,20 @@ local function count(kw, kl, board)
   redis.call('HSET', kl, 'streak', 0)
   redis.call('ZADD', board, rw + d, ARGV[7])
   redis.call('ZADD', board, rl - d, ARGV[8])
-  return d
+  return {d, rw + d, rl - d}
 end
 
-local dc = count(KEYS[7], KEYS[8], KEYS[9])
-local dg = count(KEYS[10], KEYS[11], KEYS[12])
-local summary = ARGV[14] .. ',"rating_change":' .. dc .. '}'
+local chat = count(KEYS[7], KEYS[8], KEYS[9])
+local dg = count(KEYS[10], KEYS[11], KEYS[12])[1]
+local dc = chat[1]
+local summary = ARGV[14] .. ',"rating_change":' .. dc .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
 redis.call('LPUSH', KEYS[13], summary)
 redis.call('LTRIM', KEYS[13], 0, tonumber(ARGV[15]) - 1)
 for i = 14, 15 do
   redis.call('LPUSH', KEYS[i], summary)
   redis.call('LTRIM', KEYS[i], 0, tonumber(ARGV[16]) - 1)
 end
-return {1, dc, dg}
+return {1, dc, dg, chat[2], chat[3]}
 """
 )
 
