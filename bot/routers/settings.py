@@ -12,7 +12,7 @@ from bot import render
 from bot.callbacks import SettingsCb
 from bot.i18n import I18n, Translator
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, is_admin
+from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, user_lang
 from bot.services.matches import MatchService
 from bot.services.models import LANGS, ChatSettings
 from engine import find_preset
@@ -62,7 +62,7 @@ async def settings_command(message: Message, service: MatchService, i18n: I18n) 
 
 async def settings_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
     user = message.from_user
-    tr = i18n[(await service.profile(user.id)).lang or "ru"] if user else i18n["ru"]
+    tr = i18n[await user_lang(service, user)] if user else i18n["ru"]
     await message.answer(tr("error-group-only"))
 
 
@@ -79,7 +79,7 @@ async def change(
     if not await is_admin(query.bot, message.chat, query.from_user.id):
         await query.answer(tr("toast-admin-only"))
         return
-    changes = _changes(callback_data)
+    changes = _changes(callback_data, await service.chat_settings(chat_id))
     if changes is None:
         await query.answer(tr("toast-bad-button"))
         return
@@ -92,13 +92,14 @@ async def change(
     )
 
 
-def _changes(data: SettingsCb) -> dict[str, object] | None:
-    """The settings a button changes, or None for a forged one."""
+def _changes(data: SettingsCb, settings: ChatSettings) -> dict[str, object] | None:
+    """The settings a button changes, or None for a forged one or one from an outdated menu."""
+    game = find_preset(settings.preset).game
     if data.f == "game" and data.v in ("bingo", "42"):
         return {"preset": presets_of(data.v)[0], "target": None}
-    if data.f == "preset" and data.v in presets_of("bingo"):
+    if data.f == "preset" and data.v in presets_of("bingo") and game == "bingo":
         return {"preset": data.v}
-    if data.f == "target" and data.v.isdigit() and int(data.v) in TARGETS:
+    if data.f == "target" and data.v.isdigit() and int(data.v) in TARGETS and game == "bingo":
         return {"target": int(data.v)}
     if data.f == "lang" and data.v in LANGS:
         return {"lang": data.v}

@@ -19,6 +19,8 @@ from bot.services.models import Finish, Standing, Summary
 TOP = 10
 LAST_MATCHES = 5
 HISTORY = 10
+CHAT_ROWS = 50
+"""How far back a group's /stats looks in the chat's history for the caller's matches."""
 
 
 async def _lang_tr(message: Message, service: MatchService, i18n: I18n) -> Translator:
@@ -107,7 +109,11 @@ async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
     ]
     for game, (played, won) in sorted(data.per_game.items()):
         lines.append(tr("stats-game", game=tr(f"game-{game}"), played=played, won=won))
-    recent = await service.history(user_id=user.id, limit=LAST_MATCHES)
+    if in_group:
+        chat_rows = await service.history(chat_id=message.chat.id, limit=CHAT_ROWS)
+        recent = [r for r in chat_rows if any(p.id == user.id for p in r.players)][:LAST_MATCHES]
+    else:
+        recent = await service.history(user_id=user.id, limit=LAST_MATCHES)
     if recent:
         lines.append(tr("stats-last"))
         lines += [_summary_line(tr, s, for_user=user.id) for s in recent]

@@ -78,9 +78,8 @@ async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> A
         await redis.aclose()
 
 
-@pytest.fixture
-async def cleanup_redis(prefix: str) -> AsyncIterator[None]:
-    yield
+async def delete_keys(prefix: str) -> None:
+    """Delete every key under ``prefix`` (quietly: a test without Redis was skipped and left none)."""
     redis = Redis.from_url(REDIS_URL)
     try:
         async for key in redis.scan_iter(match=f"{prefix}*"):
@@ -89,3 +88,9 @@ async def cleanup_redis(prefix: str) -> AsyncIterator[None]:
         pass
     finally:
         await redis.aclose()
+
+
+@pytest.fixture
+async def cleanup_redis(prefix: str) -> AsyncIterator[None]:
+    yield
+    await delete_keys(prefix)

@@ -85,6 +85,13 @@ def newest_id(fake: FakeTelegram, chat_id: int) -> int:
     return last.message_id if last else 0
 
 
+async def ask(fake: FakeTelegram, user: FakeUser, chat_id: int, text: str) -> Sent:
+    """The user writes ``text`` in a chat (their own id: in private); returns the bot's first message after it."""
+    after = newest_id(fake, chat_id)
+    fake.send_text(user, chat_id, text)
+    return await reply_in(fake, chat_id, after, f"an answer to {text}")
+
+
 async def challenge(
     fake: FakeTelegram, creator: FakeUser, group: int, args: str = "", *, reply_to: dict[str, Any] | None = None
 ) -> Sent:
@@ -184,6 +191,16 @@ def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: i
         if panel is not None and version_of(panel) <= version:
             return False
     return True
+
+
+async def surrender(fake: FakeTelegram, user: FakeUser, group: int, match_id: str) -> Sent:
+    """``/surrender`` in the group and "yes" under the question; returns the result the group then reads."""
+    confirm = await ask(fake, user, group, "/surrender")
+    after = newest_id(fake, group)
+    yes = button(confirm, f"s:{match_id}:{user.id}:1")["callback_data"]
+    answer = await fake.wait_answer(fake.press(user, confirm, yes))
+    assert not answer.get("text"), f"the surrender was refused: {answer}"
+    return await reply_in(fake, group, after, "the result")
 
 
 async def set_group_lang(fake: FakeTelegram, user: FakeUser, group: int, lang: str) -> dict[str, Any]:

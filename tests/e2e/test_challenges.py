@@ -12,6 +12,7 @@ from bot.services.models import Finish, Status
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
+    ask,
     button,
     challenge,
     join_by_link,
@@ -38,9 +39,7 @@ def challenge_id(message: Sent) -> str:
 
 async def private_reply(fake: FakeTelegram, user: FakeUser, text: str) -> Sent:
     """The bot's answer to ``text`` written by ``user`` in private."""
-    after = newest_id(fake, user.id)
-    fake.send_text(user, user.id, text)
-    return await reply_in(fake, user.id, after, f"an answer to {text}")
+    return await ask(fake, user, user.id, text)
 
 
 class TestJoining:
