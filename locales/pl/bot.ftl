@@ -222,7 +222,6 @@ btn-lang-pl = 🇵🇱 Polski
 ## Start and commands
 
 start-welcome = Cześć! Prowadzę mecze w domino „Bingo” i „42” prosto w grupie. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
-start-joined = Wyzwanie przyjęte — kamienie przyszły w osobnej wiadomości.
 help-text = <b>Domino: Bingo i 42</b>
     Mecz we dwóch prosto w grupie: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
     1. Dodaj bota do grupy.
