@@ -63,7 +63,11 @@ async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:
 async def join(
     challenge_id: str, user: User, service: MatchService, presenter: Presenter, i18n: I18n
 ) -> tuple[MatchRecord | None, str | None]:
-    """Accept a challenge for ``user``; returns the match, or None and the refusal's text."""
+    """Accept a challenge for ``user``; returns the match, or None and the refusal's text.
+
+    The caller answers the user, then calls ``presenter.start_match`` (so a
+    callback is answered before the table and the panels go out).
+    """
     challenge = await service.challenge(challenge_id)
     lang = challenge.lang if challenge else await user_lang(service, user)
     try:
@@ -72,7 +76,7 @@ async def join(
         return None, rejection_text(i18n[lang], exc)
     presenter.cancel_expiry(challenge_id)
     tr = i18n[record.lang]
-    match = record.match()
+    _, match = await service.peek(record.id)
     if challenge is not None and challenge.message_id is not None:
         text = tr(
             "challenge-accepted",
@@ -82,5 +86,4 @@ async def join(
             target=match.deal.target,
         )
         presenter.outbox.edit(record.chat_id, challenge.message_id, text, None)
-    await presenter.start_match(record, match)
     return record, None

@@ -85,6 +85,7 @@ async def join_here(
         return
     log_ctx["match"] = record.id
     await query.answer()
+    await presenter.start_match(*await service.peek(record.id))
 
 
 async def withdraw(

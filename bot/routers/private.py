@@ -37,6 +37,7 @@ async def start(
             await message.answer(refusal or tr("toast-challenge-gone"))
         else:
             log_ctx["match"] = record.id
+            await presenter.start_match(*await service.peek(record.id))
         return
     if payload.startswith("m_"):
         match_id = payload[2:]
