@@ -1,0 +1,161 @@
+"""The outbox keeps Telegram's limits at their real values, on a simulated clock."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.methods import EditMessageText, SendMessage
+
+from bot.outbox import Outbox
+
+GROUP = -100
+PRIVATE = 7
+
+
+class Clock:
+    """Simulated time: ``sleep`` moves it on at once."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(seconds, 0.0)
+        await _real_sleep(0)
+
+
+_real_sleep = asyncio.sleep
+
+
+@dataclass
+class Sent:
+    message_id: int
+
+
+@dataclass
+class FakeBot:
+    """Records each call with the simulated time; can fail on demand."""
+
+    clock: Clock
+    calls: list[tuple[float, str, int, str]] = field(default_factory=list)
+    texts: dict[int, str] = field(default_factory=dict)
+    retry_after: list[int] = field(default_factory=list)
+    ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> Sent:
+        self._maybe_429(SendMessage(chat_id=chat_id, text=text))
+        message_id = next(self.ids)
+        self.texts[message_id] = text
+        self.calls.append((self.clock(), "send", chat_id, text))
+        return Sent(message_id)
+
+    async def edit_message_text(self, *, text: str, chat_id: int, message_id: int, **_: Any) -> None:
+        method = EditMessageText(chat_id=chat_id, message_id=message_id, text=text)
+        self._maybe_429(method)
+        if self.texts.get(message_id) == text:
+            raise TelegramBadRequest(method, "Bad Request: message is not modified")
+        self.texts[message_id] = text
+        self.calls.append((self.clock(), "edit", chat_id, text))
+
+    def _maybe_429(self, method: Any) -> None:
+        if self.retry_after:
+            raise TelegramRetryAfter(method, "Too Many Requests", self.retry_after.pop(0))
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    clock = Clock()
+    # asyncio.sleep is the one the outbox waits with; patched for this test only.
+    monkeypatch.setattr("bot.outbox.asyncio.sleep", clock.sleep)
+    return clock
+
+
+def most_in_window(times: list[float], window: float) -> int:
+    best = start = 0
+    for end, at in enumerate(times):
+        while at - times[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+class TestGroupBudget:
+    """A group never gets more than 20 sends plus edits in any 60 s."""
+
+    async def test_a_busy_match(self, clock: Clock) -> None:
+        """300 table changes and 15 new messages in a burst: within budget, newest table shown, edits coalesced."""
+        bot = FakeBot(clock)
+        box = Outbox(bot, group_budget=20, group_window=60.0, clock=clock)  # type: ignore[arg-type]
+        table = (await box.send(GROUP, "table v0")).message_id
+        for version in range(1, 301):
+            box.edit(GROUP, table, f"table v{version}", None, version)
+            if version % 20 == 0:
+                await box.send(GROUP, f"result {version}")
+            await _real_sleep(0)
+        await box.drain()
+        times = [at for at, _, chat, _ in bot.calls if chat == GROUP]
+        assert most_in_window(times, 60.0) <= 20
+        assert bot.texts[table] == "table v300"
+        edits = [c for c in bot.calls if c[1] == "edit"]
+        assert len(edits) < 300
+        assert [c[3] for c in bot.calls if c[1] == "send"][-1] == "result 300"
+
+    async def test_an_older_version_never_overwrites(self, clock: Clock) -> None:
+        """An edit for an older version arriving late is dropped."""
+        bot = FakeBot(clock)
+        box = Outbox(bot, clock=clock)  # type: ignore[arg-type]
+        table = (await box.send(GROUP, "v0")).message_id
+        box.edit(GROUP, table, "v5", None, 5)
+        await box.drain()
+        box.edit(GROUP, table, "v4", None, 4)
+        await box.drain()
+        assert bot.texts[table] == "v5"
+
+
+class TestPrivateChat:
+    """A private chat gets at most one send or edit a second."""
+
+    async def test_one_a_second(self, clock: Clock) -> None:
+        """Panel edits and sends to one user are spaced by at least a second."""
+        bot = FakeBot(clock)
+        box = Outbox(bot, private_gap=1.0, clock=clock)  # type: ignore[arg-type]
+        panel = (await box.send(PRIVATE, "p0")).message_id
+        for version in range(1, 40):
+            box.edit(PRIVATE, panel, f"p{version}", None, version)
+            if version % 10 == 0:
+                await box.send(PRIVATE, f"note {version}")
+            await _real_sleep(0)
+        await box.drain()
+        times = [at for at, _, chat, _ in bot.calls if chat == PRIVATE]
+        assert all(b - a >= 1.0 for a, b in itertools.pairwise(times))
+        assert bot.texts[panel] == "p39"
+
+
+class TestTelegramErrors:
+    """A 429 is waited out; "message is not modified" is not an error."""
+
+    async def test_retry_after(self, clock: Clock) -> None:
+        """Two 429s in a row: the send waits retry_after each time and then goes through."""
+        bot = FakeBot(clock, retry_after=[3, 5])
+        box = Outbox(bot, clock=clock)  # type: ignore[arg-type]
+        await box.send(GROUP, "hello")
+        assert [c[3] for c in bot.calls] == ["hello"]
+        assert clock.now >= 8
+
+    async def test_not_modified(self, clock: Clock) -> None:
+        """An edit to the same text is silently fine."""
+        bot = FakeBot(clock)
+        box = Outbox(bot, clock=clock)  # type: ignore[arg-type]
+        message = (await box.send(GROUP, "same")).message_id
+        box.edit(GROUP, message, "same", None)
+        await box.drain()
+        assert bot.texts[message] == "same"
+        assert [c[1] for c in bot.calls] == ["send"]
