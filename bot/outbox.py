@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 RETRIES = 5
+SHOWN_PER_CHAT = 256
+"""How many messages per chat remember the version they show (older ones are long settled)."""
 
 
 @dataclass
@@ -152,6 +154,8 @@ class Outbox:
                 if lane.shown.get(message_id, -1) > version:
                     continue
                 lane.shown[message_id] = version
+                if len(lane.shown) > SHOWN_PER_CHAT:
+                    del lane.shown[next(iter(lane.shown))]
                 try:
                     await self._call(
                         partial(
