@@ -153,6 +153,7 @@ class Outbox:
                 version, text, markup = lane.pending.pop(message_id)
                 if lane.shown.get(message_id, -1) > version:
                     continue
+                lane.shown.pop(message_id, None)  # re-inserted last: the newest stay
                 lane.shown[message_id] = version
                 if len(lane.shown) > SHOWN_PER_CHAT:
                     del lane.shown[next(iter(lane.shown))]
