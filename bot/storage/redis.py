@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
