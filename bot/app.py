@@ -78,6 +78,7 @@ async def create_app(settings: Settings, *, redis: Redis | None = None) -> App:
     dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox)
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
+    await presenter.resume_expiries()
     return App(bot, dispatcher, service, presenter, outbox, redis)
 
 
@@ -100,6 +101,7 @@ async def run(settings: Settings) -> None:
     try:
         await app.dispatcher.start_polling(app.bot, handle_signals=True)
     finally:
+        app.presenter.close()
         await app.outbox.drain()
         await app.redis.aclose()
         await app.bot.session.close()

@@ -144,5 +144,19 @@ class Presenter:
         with contextlib.suppress(asyncio.CancelledError):
             # A little after Redis drops the key, so that a late join cannot race the notice.
             await asyncio.sleep(max(0.0, challenge.expires - time.time()) + 0.5)
-            if await self.service.challenge(challenge.id) is None:
-                self.close_challenge(challenge, "challenge-expired")
+            while await self.service.challenge(challenge.id) is not None:
+                await asyncio.sleep(1.0)
+            self._expiry.pop(challenge.id, None)
+            self.close_challenge(challenge, "challenge-expired")
+            await self.service.forget_notice(challenge.id)
+
+    def close(self) -> None:
+        """Stop watching challenges (the next start resumes from Redis)."""
+        for challenge_id in list(self._expiry):
+            self.cancel_expiry(challenge_id)
+
+    async def resume_expiries(self) -> None:
+        """After a start: watch the challenges opened before it (announcing those that expired meanwhile)."""
+        for challenge in await self.service.pending_notices():
+            if challenge.id not in self._expiry:
+                self.schedule_expiry(challenge)

@@ -100,6 +100,7 @@ class MatchService:
         self._finish = redis.register_script(scripts.FINISH)
         self._accept = redis.register_script(scripts.ACCEPT)
         self._open = redis.register_script(scripts.OPEN)
+        self._challenge_message = redis.register_script(scripts.CHALLENGE_MESSAGE)
         self._withdraw = redis.register_script(scripts.WITHDRAW)
         self._set_if_exists = redis.register_script(scripts.SET_IF_EXISTS)
 
@@ -416,6 +417,7 @@ class MatchService:
                     k.challenge(challenge.id),
                     k.chat_challenge(chat_id, creator.id),
                     k.active(chat_id, creator.id),
+                    k.challenge_notices(),
                 ],
                 args=[challenge.id, challenge.model_dump_json(), self.challenge_ttl],
             )
@@ -437,10 +439,18 @@ class MatchService:
     async def set_challenge_message(self, challenge: Challenge, message_id: int) -> Challenge:
         """Remember the group message of a challenge (keeping its expiry)."""
         updated = challenge.model_copy(update={"message_id": message_id})
-        await self._call(
-            self.redis.set(self.keys.challenge(challenge.id), updated.model_dump_json(), xx=True, keepttl=True)
-        )
+        keys = [self.keys.challenge(challenge.id), self.keys.challenge_notices()]
+        await self._call(self._challenge_message(keys=keys, args=[challenge.id, updated.model_dump_json()]))
         return updated
+
+    async def pending_notices(self) -> list[Challenge]:
+        """Challenges whose message has not yet said that they expired (open ones included)."""
+        data = await self._call(self.redis.hgetall(self.keys.challenge_notices()))
+        return [Challenge.model_validate_json(value) for value in data.values()]
+
+    async def forget_notice(self, challenge_id: str) -> None:
+        """The expiry of this challenge has been announced."""
+        await self._call(self.redis.hdel(self.keys.challenge_notices(), challenge_id))
 
     async def withdraw(self, challenge_id: str, user_id: int, *, admin: bool = False) -> Challenge:
         """Remove an open challenge (its creator, or a group admin); atomic against a join."""
@@ -452,8 +462,12 @@ class MatchService:
             challenge = Challenge.model_validate_json(raw)
             if challenge.creator.id != user_id and not admin:
                 raise Rejected(Rejection.NOT_ALLOWED)
-            keys = [k.challenge(challenge_id), k.chat_challenge(challenge.chat_id, challenge.creator.id)]
-            if int(await self._call(self._withdraw(keys=keys, args=[raw]))) == 1:
+            keys = [
+                k.challenge(challenge_id),
+                k.chat_challenge(challenge.chat_id, challenge.creator.id),
+                k.challenge_notices(),
+            ]
+            if int(await self._call(self._withdraw(keys=keys, args=[raw, challenge_id]))) == 1:
                 return challenge
         raise Rejected(Rejection.BUSY)
 
@@ -505,8 +519,9 @@ class MatchService:
                     k.chat_matches(chat),
                     k.user_matches(challenge.creator.id),
                     k.user_matches(joiner.id),
+                    k.challenge_notices(),
                 ],
-                args=[raw, record.id, record.model_dump_json(), self.active_ttl],
+                args=[raw, record.id, record.model_dump_json(), self.active_ttl, challenge_id],
             )
         )
         if int(answer[0]) == -1:

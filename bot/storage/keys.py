@@ -35,6 +35,10 @@ class Keys:
         """String with a TTL: the id of the user's open challenge in the chat."""
         return f"{self.prefix}:chu:{chat_id}:{user_id}"
 
+    def challenge_notices(self) -> str:
+        """Hash, no TTL: challenge id -> JSON of the open challenges whose message must say when they expire."""
+        return f"{self.prefix}:chn"
+
     def chat_settings(self, chat_id: int) -> str:
         return f"{self.prefix}:chat:{chat_id}"
 

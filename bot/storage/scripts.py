@@ -93,8 +93,9 @@ return {1, dc, dg, chat[2], chat[3]}
 # Accept a challenge: consume it and create the match with its indexes, or
 # refuse if either player is already in a match in this chat.
 # KEYS: 1 challenge, 2 creator's open-challenge key, 3 match, 4-5 active keys
-#       of creator/joiner, 6 chat's active set, 7-8 their active sets.
-# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL.
+#       of creator/joiner, 6 chat's active set, 7-8 their active sets,
+#       9 the challenges awaiting an expiry notice.
+# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL, 5 challenge id.
 # Returns {1}, {-1} challenge gone or changed, {-2, who} already playing.
 ACCEPT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
@@ -108,11 +109,15 @@ redis.call('SET', KEYS[5], ARGV[2], 'EX', ARGV[4])
 redis.call('SADD', KEYS[6], ARGV[2])
 redis.call('SADD', KEYS[7], ARGV[2])
 redis.call('SADD', KEYS[8], ARGV[2])
+redis.call('HDEL', KEYS[9], ARGV[5])
 return {1}
 """
 
 # Open a challenge unless the creator has one open in this chat or is playing there.
-# KEYS: 1 challenge, 2 creator's open-challenge key, 3 creator's active key.
+# The challenge is also kept, without a TTL, among those awaiting an expiry
+# notice, so that a restarted bot still says so on the challenge's message.
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3 creator's active key,
+#       4 the challenges awaiting an expiry notice.
 # ARGV: 1 challenge id, 2 challenge JSON, 3 TTL.
 # Returns {1}, {-1, open challenge id}, {-2} already playing.
 OPEN = """
@@ -121,15 +126,28 @@ local open = redis.call('GET', KEYS[2])
 if open then return {-1, open} end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
 return {1}
 """
 
+# Store a challenge's message id (its new JSON) while it is open.
+# KEYS: 1 challenge, 2 the challenges awaiting an expiry notice.
+# ARGV: 1 challenge id, 2 the new JSON. Returns 1, or 0 when it is gone.
+CHALLENGE_MESSAGE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) end
+return 1
+"""
+
 # Withdraw a challenge only if it is still the one that was read.
-# KEYS: 1 challenge, 2 creator's open-challenge key. ARGV: 1 the challenge JSON as read.
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3 the challenges awaiting
+# an expiry notice. ARGV: 1 the challenge JSON as read, 2 challenge id.
 # Returns 1 when removed, 0 when it was gone or had changed.
 WITHDRAW = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HDEL', KEYS[3], ARGV[2])
 return 1
 """
 

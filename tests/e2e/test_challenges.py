@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from html import escape
 
@@ -192,6 +193,26 @@ class TestChallenges:
             answer = await fake.wait_answer(fake.press(BOB, message, join_here))
             assert answer["text"] == tr("toast-challenge-gone")
             assert panel_of(fake, BOB) is None
+            await invariants.all_well(fake)
+            assert await app.service.pending_notices() == []
+
+    async def test_expiry_while_the_bot_was_down(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A challenge that expires while the bot is stopped still gets its notice when the bot starts again."""
+        async with running_bot(fake, prefix, challenge_ttl=2) as app:
+            tr = app.presenter.i18n["ru"]
+            message = await challenge(fake, ANN, GROUP)
+            other = await challenge(fake, BOB, GROUP)
+        await asyncio.sleep(2.5)
+        assert message.buttons() and other.buttons()
+        async with running_bot(fake, prefix, challenge_ttl=2) as app:
+            await fake.wait_for(
+                lambda: message.text == tr("challenge-expired", creator="Ann")
+                and other.text == tr("challenge-expired", creator="Bob"),
+                timeout=6,
+                what="the expiry notices",
+            )
+            assert message.buttons() == [] and other.buttons() == []
+            assert await app.service.pending_notices() == []
             await invariants.all_well(fake)
 
 
