@@ -95,11 +95,3 @@ TRUMPS: tuple[Action, ...] = tuple(Action(Kind.TRUMPS, s) for s in range(7))
 
 _ALL = (*PLAY, *CLAIM.values(), CLOSE, TAKE_INDICATOR, TAKE_HIDDEN, PASS, *BID.values(), *TRUMPS)
 _BY_NOTATION = {a.notation(): a for a in _ALL}
-
-
-def parse_actions(texts: list[str] | tuple[str, ...]) -> list[Action]:
-    return [Action.parse(t) for t in texts]
-
-
-def format_actions(actions: list[Action] | tuple[Action, ...]) -> list[str]:
-    return [a.notation() for a in actions]

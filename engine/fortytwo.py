@@ -66,14 +66,6 @@ PLAY_BEATS: tuple[tuple[int, ...], ...] = tuple(tuple(_play_beats(s, t) for t in
 """``PLAY_BEATS[trump][lead]``: replies that win a play-phase trick."""
 
 
-def led_suit(lead: Tile | int, trump: int | None) -> int:
-    """The suit a tile leads: trumps if it is one, else its higher end."""
-    i = lead if isinstance(lead, int) else lead.index
-    if trump is not None and BIT[i] & SUIT_MASK[trump]:
-        return trump
-    return HIGH[i]
-
-
 def trick_winner(lead: Tile | int, reply: Tile | int, trump: int | None) -> int:
     """0 if the leader wins, 1 if the reply does; ``trump=None`` is the draw phase."""
     lead_i = lead if isinstance(lead, int) else lead.index

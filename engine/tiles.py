@@ -99,13 +99,6 @@ def indices(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(tiles: Iterable[int]) -> int:
-    mask = 0
-    for t in tiles:
-        mask |= BIT[t]
-    return mask
-
-
 def tiles_of(mask: int) -> tuple[Tile, ...]:
     """The tiles of a mask as values, highest first (as a hand is shown)."""
     return tuple(TILES[i] for i in sorted(indices(mask), reverse=True))
