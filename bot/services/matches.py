@@ -121,8 +121,11 @@ class MatchService:
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
-    def _decode(self, data: bytes | str) -> tuple[MatchRecord, Match]:
-        record = MatchRecord.model_validate_json(data)
+    def _decode(self, record: MatchRecord) -> tuple[MatchRecord, Match]:
+        """Rebuild the engine match of a record read from Redis (unless it is the cached one) and cache it."""
+        known = self._cache.get(record.id)
+        if known is not None and known[0].version == record.version:
+            return known
         match = record.match()
         self._remember(record, match)
         return record, match
@@ -137,11 +140,7 @@ class MatchService:
         if data is None:
             self._cache.pop(match_id, None)
             raise Rejected(Rejection.NO_MATCH)
-        record = MatchRecord.model_validate_json(data)
-        known = self._cache.get(match_id)
-        if known is not None and known[0].version == record.version:
-            return known[0], known[1], False
-        record, match = self._decode(data)
+        record, match = self._decode(MatchRecord.model_validate_json(data))
         return record, match, False
 
     async def peek(self, match_id: str) -> tuple[MatchRecord, Match]:
@@ -375,7 +374,7 @@ class MatchService:
             self._remember(new, match)
             return MoveResult(new, match, summary=summary)
         if status == 0:
-            self._decode(answer[2])
+            self._decode(MatchRecord.model_validate_json(answer[2]))
             return None
         self._cache.pop(record.id, None)
         raise Rejected(Rejection.NO_MATCH)
