@@ -8,11 +8,13 @@ from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
 from bot.i18n import Translator
 from bot.render import View, tile
 from bot.services.models import Challenge
-from engine import Action, BingoView, FortyTwoView, Kind, find_preset
+from engine import Action, BingoView, FortyTwoView, Kind, Tile, find_preset
 from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
+from engine.fortytwo import Phase
 from engine.rules import BingoRules
 
 TILES_PER_ROW = 4
+BINGO_TILE = Tile(0, 0)
 BIDS_PER_ROW = 7
 
 
@@ -53,12 +55,12 @@ def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> I
     acting = view.turn == view.seat
     rows: list[list[InlineKeyboardButton]] = []
     extra: list[list[InlineKeyboardButton]] = []
-    if isinstance(view, FortyTwoView) and acting and view.phase.value == "bidding":
+    if isinstance(view, FortyTwoView) and acting and view.phase is Phase.BIDDING:
         bids = [a for a in view.legal if a.kind is Kind.BID]
         rows += _rows([button(str(a.value), a) for a in bids], BIDS_PER_ROW)
         rows.append([button(tr("btn-pass"), PASS)])
         return InlineKeyboardMarkup(inline_keyboard=rows)
-    if isinstance(view, FortyTwoView) and acting and view.phase.value == "trumps":
+    if isinstance(view, FortyTwoView) and acting and view.phase is Phase.TRUMPS:
         trumps = [a for a in view.legal if a.kind is Kind.TRUMPS]
         rows += _rows([button(tr("btn-trump", suit=a.value), a) for a in trumps], 2)
         return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -75,10 +77,7 @@ def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> I
         doubles = sum(1 for t in view.hand if t.is_double)
         for action in view.legal:
             if action.kind is Kind.CLAIM:
-                gp = rules.claim_game_points[doubles]
-                pts = rules.claim_points[doubles] + (
-                    rules.claim_bingo_bonus if any(t.index == 0 for t in view.hand) else 0
-                )
+                pts, gp = rules.claim_value(doubles, BINGO_TILE in view.hand)
                 value = tr("claim-value", gp=gp, n=gp or pts)
                 extra.append([button(tr("btn-claim", tile=tile(action.tile), n=doubles, value=value), action)])
         if CLOSE in legal:

@@ -276,11 +276,10 @@ class BingoDeal(Deal):
             claimed = self.claim.bit_count()
             self.claims[-1] = (leader, self.claim, won)
             if won:
-                gain += rules.claim_points[claimed]
-                if self.claim & BIT[BINGO]:
-                    gain += rules.claim_bingo_bonus
-                if rules.claim_game_points[claimed]:
-                    instant.append(Award(winner, rules.claim_game_points[claimed], Reason.CLAIM, claimed))
+                points, game_points = rules.claim_value(claimed, bool(self.claim & BIT[BINGO]))
+                gain += points
+                if game_points:
+                    instant.append(Award(winner, game_points, Reason.CLAIM, claimed))
             self.claim = 0
         self.points[winner] += gain
         if trump != 0 and {lead, reply} == {BINGO, tile_index(trump, trump)} and rules.bingo_bonus:
@@ -343,14 +342,11 @@ class BingoDeal(Deal):
 
     def claim_points_of(self, seat: int) -> int:
         """Points a seat has from scored claims."""
-        rules = self.rules
-        total = 0
-        for who, mask, scored in self.claims:
-            if who == seat and scored:
-                total += rules.claim_points[mask.bit_count()]
-                if mask & BIT[BINGO]:
-                    total += rules.claim_bingo_bonus
-        return total
+        return sum(
+            self.rules.claim_value(mask.bit_count(), bool(mask & BIT[BINGO]))[0]
+            for who, mask, scored in self.claims
+            if who == seat and scored
+        )
 
     def view(self, seat: int | None) -> BingoView:
         """What ``seat`` may see; ``None`` is the table (no hand at all)."""

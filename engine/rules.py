@@ -68,6 +68,11 @@ class BingoRules(RuleSet):
     bingo_bonus: int = 1
     """Game points for taking the trump double with bingo (blanks not trumps)."""
 
+    def claim_value(self, doubles: int, with_bingo: bool) -> tuple[int, int]:
+        """``(points, game points)`` of a won claim of ``doubles`` doubles, bingo among them or not."""
+        points = self.claim_points[doubles] + (self.claim_bingo_bonus if with_bingo else 0)
+        return points, self.claim_game_points[doubles]
+
 
 @dataclass(frozen=True, slots=True)
 class FortyTwoRules(RuleSet):
