@@ -41,11 +41,13 @@ from bot.services.models import (
 from bot.storage import scripts
 from bot.storage.codec import StoredDeal
 from bot.storage.keys import GLOBAL, Keys, chat_scope
-from engine import PRESETS, Action, IllegalAction, Match, Refusal, find_preset
+from engine import PRESETS, Action, Deal, IllegalAction, Match, Refusal, find_preset
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+Plan = tuple[Match, dict[str, Any], Deal | None]
+"""What a write makes of a match: the match after it, the record fields to update, the deal it finished."""
 
 RECENT_REQUESTS = 6
 MAX_ATTEMPTS = 5
@@ -221,69 +223,72 @@ class MatchService:
                 action = Action.parse(action)
             except ValueError:
                 raise Rejected(Rejection.ILLEGAL) from None
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            seat = _seat_to_act(record, match, user_id, version)
+            after = match.copy()
+            try:
+                finished_deal = after.play(action, seat)
+            except IllegalAction as exc:
+                raise Rejected(Rejection.ILLEGAL, exc.reason) from None
+            update: dict[str, Any] = {"deal": StoredDeal.of(after)}
+            if after.is_over:
+                update.update(status=Status.FINISHED, winner=after.winner, finish=Finish.TARGET)
+            return after, update, finished_deal
+
+        return await self._write(match_id, request_id, plan)
+
+    async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
+        """End the user's match with a loss for them."""
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise Rejected(Rejection.NOT_A_PLAYER)
+            if record.status is not Status.ACTIVE:
+                raise Rejected(Rejection.MATCH_OVER)
+            return match, {"status": Status.FINISHED, "winner": 1 - seat, "finish": Finish.SURRENDER}, None
+
+        return await self._write(match_id, request_id, plan)
+
+    async def abandon(self, match_id: str) -> MatchRecord:
+        """Drop an active match without a result (it then expires like a finished one)."""
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            if record.status is not Status.ACTIVE:
+                raise Rejected(Rejection.MATCH_OVER)
+            return match, {"status": Status.ABANDONED}, None
+
+        return (await self._write(match_id, None, plan)).record
+
+    async def _write(
+        self, match_id: str, request_id: str | None, plan: Callable[[MatchRecord, Match], Plan]
+    ) -> MoveResult:
+        """Apply what ``plan`` makes of the match, exactly once, with a bounded retry.
+
+        ``plan`` returns the match after the change, the record fields to
+        update and the deal the change finished (if any), or raises
+        :class:`Rejected`. A rejection judged on this process's cache is judged
+        again on the stored record (another instance may have moved the match
+        on); a compare-and-set that lost to another writer is planned again on
+        the record the script returned.
+        """
         fresh = False
         for _ in range(MAX_ATTEMPTS):
             record, match, cached = await self._load(match_id, fresh=fresh)
             if request_id is not None and request_id in record.recent:
                 return MoveResult(record, match, duplicate=True)
             try:
-                seat = _seat_to_act(record, match, user_id, version)
-                after = match.copy()
-                try:
-                    finished_deal = after.play(action, seat)
-                except IllegalAction as exc:
-                    raise Rejected(Rejection.ILLEGAL, exc.reason) from None
+                after, update, finished_deal = plan(record, match)
             except Rejected:
                 if cached:
-                    # Another instance may have moved the match on: judge on the stored record.
                     fresh = True
                     continue
                 raise
-            update: dict[str, Any] = {"deal": StoredDeal.of(after)}
-            if after.is_over:
-                update.update(status=Status.FINISHED, winner=after.winner, finish=Finish.TARGET)
             result = await self._commit(record, after, update, request_id)
             if result is not None:
                 result.finished_deal = finished_deal
                 return result
-            fresh = False
-        raise Rejected(Rejection.BUSY)
-
-    async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
-        """End the user's match with a loss for them."""
-        fresh = False
-        for _ in range(MAX_ATTEMPTS):
-            record, match, cached = await self._load(match_id, fresh=fresh)
-            if request_id is not None and request_id in record.recent:
-                return MoveResult(record, match, duplicate=True)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise Rejected(Rejection.NOT_A_PLAYER)
-            if record.status is not Status.ACTIVE:
-                if cached:
-                    fresh = True
-                    continue
-                raise Rejected(Rejection.MATCH_OVER)
-            update = {"status": Status.FINISHED, "winner": 1 - seat, "finish": Finish.SURRENDER}
-            result = await self._commit(record, match, update, request_id)
-            if result is not None:
-                return result
-            fresh = False
-        raise Rejected(Rejection.BUSY)
-
-    async def abandon(self, match_id: str) -> MatchRecord:
-        """Drop an active match without a result (it then expires like a finished one)."""
-        fresh = False
-        for _ in range(MAX_ATTEMPTS):
-            record, match, cached = await self._load(match_id, fresh=fresh)
-            if record.status is not Status.ACTIVE:
-                if cached:
-                    fresh = True
-                    continue
-                raise Rejected(Rejection.MATCH_OVER)
-            result = await self._commit(record, match, {"status": Status.ABANDONED}, None)
-            if result is not None:
-                return result.record
             fresh = False
         raise Rejected(Rejection.BUSY)
 
