@@ -102,8 +102,9 @@ class Presenter:
     async def _announce_result(self, record: MatchRecord, summary: Summary) -> None:
         tr = self.tr(record)
         lines = [render.match_result_text(tr, record, summary)]
-        if summary.ratings is not None:
-            lines.append(render.rating_text(tr, record, summary, summary.ratings))
+        rating = render.rating_text(tr, record, summary)
+        if rating is not None:
+            lines.append(rating)
         await self.outbox.send(record.chat_id, "\n".join(lines))
 
     # -- challenges ------------------------------------------------------------

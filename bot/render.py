@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import Translator
-from bot.services.models import MatchRecord, Summary
+from bot.services.models import Finish, MatchRecord, Summary
 from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Tile, find_preset
 from engine.fortytwo import Phase
 from engine.rules import BingoRules, ClosePenalty, FortyTwoRules
@@ -45,15 +45,19 @@ def _score_line(tr: Translator, record: MatchRecord, view: View) -> str:
     )
 
 
-def _last_trick(tr: Translator, record: MatchRecord, view: View) -> str | None:
-    last = view.last_trick
-    if last is None:
-        return None
-    return tr("table-last", lead=tile(last.lead), reply=tile(last.reply), name=name(record, last.winner))
-
-
 def _tricks(tr: Translator, record: MatchRecord, counts: tuple[int, int], key: str = "table-tricks") -> str:
     return tr(key, a=name(record, 0), b=name(record, 1), ta=counts[0], tb=counts[1])
+
+
+def _trick_lines(tr: Translator, record: MatchRecord, view: View, *, lead: bool = True) -> list[str]:
+    """The tile on the table (when ``lead``) and the last trick."""
+    lines = []
+    if lead and view.lead is not None and view.leader is not None:
+        lines.append(tr("table-lead", tile=tile(view.lead), name=name(record, view.leader)))
+    last = view.last_trick
+    if last is not None:
+        lines.append(tr("table-last", lead=tile(last.lead), reply=tile(last.reply), name=name(record, last.winner)))
+    return lines
 
 
 def _bingo_common(tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
@@ -118,11 +122,7 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     if isinstance(view, BingoView):
         lines += _bingo_common(tr, record, view)
         lines += _claims(tr, record, view, (0, 1))
-        if view.lead is not None and view.leader is not None:
-            lines.append(tr("table-lead", tile=tile(view.lead), name=name(record, view.leader)))
-        last = _last_trick(tr, record, view)
-        if last:
-            lines.append(last)
+        lines += _trick_lines(tr, record, view)
         lines.append(_tricks(tr, record, view.tricks))
         if view.turn is not None and record.is_active:
             if view.choosing and view.indicator is not None:
@@ -131,11 +131,7 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
                 lines.append(tr("table-turn", name=name(record, view.turn)))
     else:
         lines += _fortytwo_common(tr, record, view)
-        if view.lead is not None and view.leader is not None:
-            lines.append(tr("table-lead", tile=tile(view.lead), name=name(record, view.leader)))
-        last = _last_trick(tr, record, view)
-        if last:
-            lines.append(last)
+        lines += _trick_lines(tr, record, view)
         if view.phase in (Phase.PLAY, Phase.OVER) and view.trump is not None:
             lines.append(_tricks(tr, record, view.tricks))
             lines.append(tr("table-points", a=name(record, 0), b=name(record, 1), pa=view.points[0], pb=view.points[1]))
@@ -161,9 +157,6 @@ def panel_text(tr: Translator, record: MatchRecord, view: View) -> str:
         if shown:
             lines.append(tr("panel-opponent-claims", tiles=tiles(shown[-1].doubles)))
         lines += _claims(tr, record, view, (seat,))
-        last = _last_trick(tr, record, view)
-        if last:
-            lines.append(last)
     else:
         lines += _fortytwo_common(tr, record, view)
         if view.phase in (Phase.PLAY, Phase.OVER) and view.trump is not None:
@@ -176,9 +169,7 @@ def panel_text(tr: Translator, record: MatchRecord, view: View) -> str:
                     tt=view.tricks[other],
                 )
             )
-        last = _last_trick(tr, record, view)
-        if last:
-            lines.append(last)
+    lines += _trick_lines(tr, record, view, lead=False)
     if isinstance(view, FortyTwoView) and view.phase in (Phase.BIDDING, Phase.TRUMPS) and view.hand:
         # These phases show bid or suit buttons instead of the tiles.
         lines.append(tr("panel-hand", tiles=tiles(view.hand)))
@@ -217,12 +208,10 @@ def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
 def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
     """The message posted when a deal ends: points, game points and why."""
     view = deal.view(None)
-    lines = []
     if view.end is DealEnd.ALL_PASSED:
-        lines.append(tr("deal-all-passed", name=name(record, deal.first)))
-        return "\n".join(lines)
-    pa, pb = deal.points
-    lines.append(
+        return tr("deal-all-passed", name=name(record, deal.first))
+    pa, pb = view.points
+    lines = [
         tr(
             "deal-result",
             deal=view.deal,
@@ -231,50 +220,49 @@ def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
             pa=tr("points", n=pa),
             pb=tr("points", n=pb),
         )
-    )
+    ]
     if not view.awards:
         lines.append(tr("deal-no-points"))
-    for award in view.awards:
-        lines.append(award_text(tr, record, deal, award))
+    lines += [award_text(tr, record, view, award) for award in view.awards]
     lines.append(tr("deal-score", a=name(record, 0), b=name(record, 1), sa=view.score[0], sb=view.score[1]))
     return "\n".join(lines)
 
 
-def award_text(tr: Translator, record: MatchRecord, deal: Deal, award: Award) -> str:
-    """One line saying who got game points and why."""
+def award_text(tr: Translator, record: MatchRecord, view: View, award: Award) -> str:
+    """One line saying who got game points and why (``view``: the table view of the finished deal)."""
     args: dict[str, object] = {"name": name(record, award.seat), "gp": tr("game-points", n=award.game_points)}
     reason = award.reason
-    rules = deal.rules
+    rules = find_preset(view.preset)
     if isinstance(rules, BingoRules):
         args["threshold"] = rules.schneider
         args["penalty"] = "first" if rules.close_penalty is ClosePenalty.CLOSED_BEFORE_FIRST_TRICK else "notrick"
     if reason is Reason.CLAIM:
         args["claim"] = tr("doubles", n=award.claimed)
-    if reason in (Reason.BID_MADE, Reason.BID_SET):
+    if isinstance(view, FortyTwoView) and reason in (Reason.BID_MADE, Reason.BID_SET):
         declarer = award.seat if reason is Reason.BID_MADE else 1 - award.seat
-        table = deal.view(None)
-        args["bid"] = table.bid if isinstance(table, FortyTwoView) else 0
-        args["pts"] = tr("points", n=deal.points[declarer])
+        args["bid"] = view.bid or 0
+        args["pts"] = tr("points", n=view.points[declarer])
     return tr(f"reason-{reason.value}", **args)
 
 
 def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> str:
     w, lo = summary.winner, 1 - summary.winner
     sw, sl = summary.score[w], summary.score[lo]
-    if summary.finish.value == "surrender":
-        text = tr("match-surrender", loser=name(record, lo), winner=name(record, w), sw=sw, sl=sl)
-    else:
-        text = tr("match-won", name=name(record, w), sw=sw, sl=sl)
-    return text
+    if summary.finish is Finish.SURRENDER:
+        return tr("match-surrender", loser=name(record, lo), winner=name(record, w), sw=sw, sl=sl)
+    return tr("match-won", name=name(record, w), sw=sw, sl=sl)
 
 
-def rating_text(tr: Translator, record: MatchRecord, summary: Summary, ratings: tuple[int, int]) -> str:
+def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
+    """The rating change line of a counted match (None when the summary carries no ratings)."""
+    if summary.ratings is None:
+        return None
     w, lo = summary.winner, 1 - summary.winner
     return tr(
         "rating-change",
         winner=name(record, w),
         loser=name(record, lo),
-        rw=str(ratings[0]),
-        rl=str(ratings[1]),
+        rw=str(summary.ratings[0]),
+        rl=str(summary.ratings[1]),
         d=summary.rating_change,
     )
