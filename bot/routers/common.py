@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiogram import Bot
-from aiogram.types import Chat, User
+from aiogram.types import Chat, Message, User
 
 from bot import render
 from bot.i18n import I18n, Translator, pick_lang
@@ -53,6 +53,14 @@ async def user_lang(service: MatchService, user: User) -> Lang:
     """A private chat's language: the user's choice, else their Telegram language, else Russian."""
     profile = await service.profile(user.id)
     return profile.lang or pick_lang(user.language_code)
+
+
+async def message_lang(service: MatchService, message: Message) -> Lang:
+    """The language to answer a message in: the group's in a group, the user's in private."""
+    user = message.from_user
+    if message.chat.type in GROUP_TYPES:
+        return await chat_lang(service, message.chat.id, user)
+    return await user_lang(service, user) if user else pick_lang(None)
 
 
 async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:

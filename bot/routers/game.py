@@ -13,7 +13,7 @@ from bot import keyboards
 from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
 from bot.i18n import I18n
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, rejection_text, user_lang
+from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import LANGS, Lang, Rejection
 
@@ -114,13 +114,12 @@ async def surrender_command(message: Message, service: MatchService, presenter: 
     user = message.from_user
     if user is None:
         return
+    tr = i18n[await message_lang(service, message)]
     if message.chat.type in GROUP_TYPES:
         found = await service.active_match(message.chat.id, user.id)
         ids = [found] if found else []
-        tr = i18n[await chat_lang(service, message.chat.id, user)]
     else:
         ids = await service.user_matches(user.id)
-        tr = i18n[await user_lang(service, user)]
     asked = False
     for match_id in ids:
         try:
@@ -184,13 +183,12 @@ async def lang_command(message: Message, service: MatchService, i18n: I18n) -> N
     user = message.from_user
     if user is None:
         return
-    if message.chat.type in GROUP_TYPES:
-        tr = i18n[await chat_lang(service, message.chat.id, user)]
-        if message.bot is None or not await is_admin(message.bot, message.chat, user.id):
-            await message.reply(tr("error-admin-only"))
-            return
-    else:
-        tr = i18n[await user_lang(service, user)]
+    tr = i18n[await message_lang(service, message)]
+    if message.chat.type in GROUP_TYPES and (
+        message.bot is None or not await is_admin(message.bot, message.chat, user.id)
+    ):
+        await message.reply(tr("error-admin-only"))
+        return
     await message.reply(tr("lang-choose"), reply_markup=keyboards.lang_keyboard(tr))
 
 

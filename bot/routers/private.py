@@ -9,9 +9,9 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from bot import keyboards
-from bot.i18n import I18n, pick_lang
+from bot.i18n import I18n
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, join, player_of, user_lang
+from bot.routers.common import GROUP_TYPES, join, message_lang, player_of, user_lang
 from bot.services.matches import MatchService
 
 
@@ -50,13 +50,10 @@ async def start(
 
 async def help_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
     """What the bot does and how to start a match."""
-    user = message.from_user
-    if message.chat.type in GROUP_TYPES:
-        tr = i18n[await chat_lang(service, message.chat.id, user)]
-        await message.answer(tr("help-text"))
-        return
-    tr = i18n[await user_lang(service, user)] if user else i18n[pick_lang(None)]
-    await message.answer(tr("help-text"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
+    tr = i18n[await message_lang(service, message)]
+    in_group = message.chat.type in GROUP_TYPES
+    markup = None if in_group else keyboards.add_to_group_keyboard(tr, presenter.bot_username)
+    await message.answer(tr("help-text"), reply_markup=markup)
 
 
 async def resend_panel(match_id: str, user_id: int, service: MatchService, presenter: Presenter) -> bool:
@@ -86,14 +83,11 @@ async def hand(message: Message, service: MatchService, presenter: Presenter, i1
 
 
 async def hand_in_group(message: Message, service: MatchService, i18n: I18n) -> None:
-    tr = i18n[await chat_lang(service, message.chat.id, message.from_user)]
-    await message.reply(tr("error-private-only"))
+    await message.reply(i18n[await message_lang(service, message)]("error-private-only"))
 
 
 async def group_command_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
-    user = message.from_user
-    tr = i18n[await user_lang(service, user)] if user else i18n[pick_lang(None)]
-    await message.answer(tr("error-group-only"))
+    await message.answer(i18n[await message_lang(service, message)]("error-group-only"))
 
 
 def build() -> Router:
@@ -103,5 +97,5 @@ def build() -> Router:
     router.message.register(help_command, Command("help"))
     router.message.register(hand, Command("hand"), F.chat.type == "private")
     router.message.register(hand_in_group, Command("hand"), F.chat.type.in_(GROUP_TYPES))
-    router.message.register(group_command_in_private, Command("play", "cancel"), F.chat.type == "private")
+    router.message.register(group_command_in_private, Command("play", "cancel", "settings"), F.chat.type == "private")
     return router

@@ -12,7 +12,7 @@ from bot import render
 from bot.callbacks import SettingsCb
 from bot.i18n import I18n, Translator
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, user_lang
+from bot.routers.common import GROUP_TYPES, chat_lang, is_admin
 from bot.services.matches import MatchService
 from bot.services.models import LANGS, ChatSettings
 from engine import find_preset
@@ -60,12 +60,6 @@ async def settings_command(message: Message, service: MatchService, i18n: I18n) 
     await message.answer(settings_text(tr, settings), reply_markup=settings_keyboard(tr, settings))
 
 
-async def settings_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
-    user = message.from_user
-    tr = i18n[await user_lang(service, user)] if user else i18n["ru"]
-    await message.answer(tr("error-group-only"))
-
-
 async def change(
     query: CallbackQuery, callback_data: SettingsCb, service: MatchService, presenter: Presenter, i18n: I18n
 ) -> None:
@@ -110,6 +104,5 @@ def build() -> Router:
     """A new router with this module's handlers (a router can have one parent only)."""
     router = Router(name="settings")
     router.message.register(settings_command, Command("settings"), F.chat.type.in_(GROUP_TYPES))
-    router.message.register(settings_in_private, Command("settings"))
     router.callback_query.register(change, SettingsCb.filter())
     return router

@@ -11,7 +11,7 @@ from aiogram.types import Message
 
 from bot import render
 from bot.i18n import I18n, Translator
-from bot.routers.common import GROUP_TYPES, chat_lang, user_lang
+from bot.routers.common import GROUP_TYPES, message_lang
 from bot.routers.group import ALIASES
 from bot.services.matches import MatchService
 from bot.services.models import Finish, Standing, Summary
@@ -24,10 +24,7 @@ CHAT_ROWS = 50
 
 
 async def _lang_tr(message: Message, service: MatchService, i18n: I18n) -> Translator:
-    user = message.from_user
-    if message.chat.type in GROUP_TYPES:
-        return i18n[await chat_lang(service, message.chat.id, user)]
-    return i18n[await user_lang(service, user)] if user else i18n["ru"]
+    return i18n[await message_lang(service, message)]
 
 
 def _standing_line(tr: Translator, row: Standing) -> str:
