@@ -18,7 +18,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
 from bot.i18n import I18n, Translator
-from bot.outbox import Outbox
+from bot.outbox import FINAL, Outbox
 from bot.services.matches import MatchService
 from bot.services.models import Challenge, MatchRecord, MoveResult, Summary
 from engine import Match
@@ -70,7 +70,7 @@ class Presenter:
             return False
         await self.service.set_panel_message(record.id, seat, message.message_id)
         if old is not None:
-            self.outbox.edit(player.id, old, self.tr(record)("panel-moved"), None, version=1 << 60)
+            self.outbox.edit(player.id, old, self.tr(record)("panel-moved"), None, version=FINAL)
         return True
 
     async def show(self, result: MoveResult) -> None:

@@ -12,7 +12,7 @@ from bot import keyboards
 from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, join, message_lang, player_of, user_lang
-from bot.services.matches import MatchService
+from bot.services.matches import MatchService, Rejected
 
 
 async def start(
@@ -60,7 +60,7 @@ async def resend_panel(match_id: str, user_id: int, service: MatchService, prese
     """Send the user's panel of a match at the bottom of the chat; the old one stops working."""
     try:
         record, match = await service.get(match_id)
-    except Exception:
+    except Rejected:
         return False
     seat = record.seat_of(user_id)
     if seat is None or not record.is_active:

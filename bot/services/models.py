@@ -66,10 +66,6 @@ class MatchRecord(BaseModel):
                 return seat
         return None
 
-    @property
-    def game(self) -> str:
-        return self.match().rules.game
-
     def match(self) -> Match:
         """The engine match (decoded on each call: keep the result)."""
         return self.deal.to_match()
