@@ -20,7 +20,7 @@ from bot import keyboards, render
 from bot.i18n import I18n, Translator
 from bot.outbox import FINAL, Outbox
 from bot.services.matches import MatchService
-from bot.services.models import Challenge, MatchRecord, MoveResult, Summary
+from bot.services.models import Challenge, MatchRecord, Messages, MoveResult, Summary
 from engine import Match
 
 log = logging.getLogger(__name__)
@@ -73,11 +73,15 @@ class Presenter:
             self.outbox.edit(player.id, old, self.tr(record)("panel-moved"), None, version=FINAL)
         return True
 
-    async def show(self, result: MoveResult) -> None:
-        """After a move: results if a deal or the match ended, then the table and both panels."""
+    async def show(self, result: MoveResult, messages: Messages | None = None) -> None:
+        """After a move: results if a deal or the match ended, then the table and both panels.
+
+        ``messages``: the match's message ids when the caller has just read them.
+        """
         record, match = result.record, result.match
         tr = self.tr(record)
-        messages = await self.service.messages(record.id)
+        if messages is None:
+            messages = await self.service.messages(record.id)
         finished = result.finished_deal
         deal_ended = finished is not None
         if finished is not None:

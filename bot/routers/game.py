@@ -37,8 +37,10 @@ async def move(
         return
     tr = i18n[record.lang]
     seat = record.seat_of(user.id)
+    messages = None
     if seat is not None and query.message is not None and record.is_active:
-        panel = (await service.messages(record.id)).panel(seat)
+        messages = await service.messages(record.id)
+        panel = messages.panel(seat)
         if panel is not None and panel != query.message.message_id:
             log_ctx["result"] = "old_panel"
             await query.answer(tr("toast-old-panel"))
@@ -55,7 +57,7 @@ async def move(
     if result.duplicate:
         log_ctx["result"] = "duplicate"
         return
-    await presenter.show(result)
+    await presenter.show(result, messages)
 
 
 async def join_here(
