@@ -1,13 +1,7 @@
-"""``python -m bot``: run the bot with long polling."""
+"""``python -m bot``: run the bot with long polling (``--help`` lists the settings)."""
 
-import asyncio
-import logging
+import sys
 
-from bot.app import run
-from bot.config import Settings
+from bot.cli import main
 
-settings = Settings()
-logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-# bot.updates logs one line per update; aiogram's own line would say it twice.
-logging.getLogger("aiogram.event").setLevel(logging.WARNING)
-asyncio.run(run(settings))
+sys.exit(main())

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError, TelegramUnauthorizedError
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, User
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
-from bot.config import Settings
+from bot.config import Settings, StartupError
 from bot.i18n import I18n
 from bot.middlewares import UpdateMiddleware
 from bot.outbox import Outbox
@@ -20,9 +24,59 @@ from bot.presenter import Presenter
 from bot.routers import build_router
 from bot.services.matches import MatchService
 from bot.services.models import LANGS
-from bot.storage.redis import create_redis
+from bot.storage.redis import create_redis, redacted
 
 log = logging.getLogger(__name__)
+
+BACKOFF_FIRST = 1.0
+BACKOFF_CAP = 30.0
+
+
+async def with_backoff(
+    attempt: Callable[[], Awaitable[object]],
+    retry_on: tuple[type[BaseException], ...],
+    complaint: Callable[[BaseException, float], str],
+) -> None:
+    """Call ``attempt`` until it returns, waiting 1, 2, 4... (at most 30) seconds after each listed failure."""
+    delay = BACKOFF_FIRST
+    while True:
+        try:
+            await attempt()
+            return
+        except retry_on as error:
+            log.warning("%s", complaint(error, delay))
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, BACKOFF_CAP)
+
+
+async def wait_for_redis(redis: Redis, url: str) -> None:
+    """Return once Redis answers a PING, saying what is wrong (with the URL) while it does not."""
+    await with_backoff(
+        redis.ping,
+        (RedisError, OSError),
+        lambda error, delay: f"Redis at {redacted(url)} does not answer ({error}); retrying in {delay:.0f} s",
+    )
+
+
+async def who_am_i(bot: Bot, api: str) -> User:
+    """The bot's own user, waiting while Telegram is unreachable; a rejected token is a StartupError."""
+    me: list[User] = []
+
+    async def ask() -> None:
+        try:
+            me.append(await bot.get_me())
+        except TelegramUnauthorizedError:
+            raise StartupError(
+                "Telegram rejected BOT_TOKEN (401 Unauthorized): check it with @BotFather (/token) and set it again"
+            ) from None
+
+    await with_backoff(
+        ask,
+        (TelegramNetworkError, TelegramServerError, TelegramRetryAfter),
+        lambda error, delay: f"Telegram ({api}) does not answer ({error}); retrying in {delay:.0f} s",
+    )
+    return me[0]
+
 
 GROUP_COMMANDS = ("play", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help")
 PRIVATE_COMMANDS = ("start", "hand", "surrender", "stats", "history", "top", "rules", "lang", "help")
@@ -62,9 +116,18 @@ class App:
 
 
 async def create_app(settings: Settings, *, redis: Redis | None = None) -> App:
-    """Build the bot; asks Telegram for the bot's username (for deep links)."""
+    """Build the bot once Redis and Telegram answer; asks Telegram for the bot's username (for deep links)."""
+    if redis is None:
+        if not settings.redis_url:
+            raise ValueError("create_app needs a Redis: settings.redis_url or redis=")
+        redis = create_redis(settings.redis_url)
+        await wait_for_redis(redis, settings.redis_url)
     bot = create_bot(settings)
-    redis = redis if redis is not None else create_redis(settings.redis_url)
+    try:
+        me = await who_am_i(bot, settings.telegram_api_base or "api.telegram.org")
+    except BaseException:
+        await bot.session.close()
+        raise
     service = create_service(settings, redis)
     i18n = I18n()
     outbox = Outbox(
@@ -73,7 +136,6 @@ async def create_app(settings: Settings, *, redis: Redis | None = None) -> App:
         group_window=settings.group_window,
         private_gap=settings.private_gap,
     )
-    me = await bot.get_me()
     presenter = Presenter(outbox, service, i18n, me.username or "")
     dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox)
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
@@ -94,11 +156,18 @@ async def set_commands(bot: Bot, i18n: I18n) -> None:
             await bot.set_my_commands(commands, scope=scope, language_code=lang)
 
 
-async def run(settings: Settings) -> None:
-    app = await create_app(settings)
-    await set_commands(app.bot, app.presenter.i18n)
-    log.info("bot @%s polling", app.presenter.bot_username)
+async def run(settings: Settings, redis_url: str) -> None:
+    """Poll Telegram until SIGINT or SIGTERM; ``redis_url`` is the shared server's or the bot's own."""
+    redis = create_redis(redis_url)
     try:
+        await wait_for_redis(redis, redis_url)
+        app = await create_app(settings, redis=redis)
+    except BaseException:
+        await redis.aclose()
+        raise
+    try:
+        await set_commands(app.bot, app.presenter.i18n)
+        log.info("bot @%s polling", app.presenter.bot_username)
         await app.dispatcher.start_polling(app.bot, handle_signals=True)
     finally:
         app.presenter.close()

@@ -1,30 +1,75 @@
-"""Settings from the environment (pydantic-settings)."""
+"""Settings from the environment (pydantic-settings); ``python -m bot --help`` lists them."""
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+import re
+from pathlib import Path
+
+from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN = re.compile(r"^[0-9]+:[A-Za-z0-9_-]+$")
+
+
+class StartupError(Exception):
+    """A start-up failure the operator must fix (the message says how, in one line)."""
 
 
 class Settings(BaseSettings):
     """Everything the bot reads from the environment (or a ``.env`` file)."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", use_attribute_docstrings=True
+    )
 
     bot_token: SecretStr
-    """From @BotFather; required."""
+    """The bot's token from @BotFather (/newbot), like 123456789:AAE...."""
     redis_url: str | None = None
-    """``redis://host:port/db``; unset: an in-process fakeredis (matches lost on restart)."""
+    """A shared Redis (redis://host:port/db, rediss://..., unix:///path); unset: the bot's own Redis in DATA_DIR."""
+    data_dir: Path = Path("data")
+    """Where the bot's own Redis keeps matches, ratings and settings (append-only file) when REDIS_URL is unset."""
     telegram_api_base: str | None = None
-    """A local Bot API server, e.g. ``http://127.0.0.1:8081``; unset: api.telegram.org."""
+    """A local Bot API server, e.g. http://127.0.0.1:8081; unset: api.telegram.org."""
     redis_prefix: str = "dom"
+    """The prefix of every Redis key the bot writes."""
     challenge_ttl: int = 300
     """Seconds an open challenge waits for a second player."""
     finished_ttl: int = 2 * 86400
+    """Seconds a finished match stays readable (results and leaderboards never expire)."""
     active_ttl: int = 14 * 86400
+    """Seconds an active match survives without a move."""
     group_budget: int = 20
-    """Sends plus edits allowed per group in ``group_window`` seconds (Telegram: about 20 a minute)."""
+    """Sends plus edits allowed per group in GROUP_WINDOW seconds (Telegram: about 20 a minute)."""
     group_window: float = 60.0
+    """The window of GROUP_BUDGET, in seconds."""
     private_gap: float = 1.0
     """Seconds between two messages or edits in one private chat."""
     log_level: str = "INFO"
+    """DEBUG, INFO, WARNING or ERROR."""
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN.match(value.get_secret_value().strip()):
+            raise ValueError("malformed")
+        return SecretStr(value.get_secret_value().strip())
+
+
+def settings_help() -> str:
+    """The text of ``python -m bot --help``: every setting, its default and what it does."""
+    lines = [
+        "usage: python -m bot [--help]",
+        "",
+        "Runs the domino bot with long polling. Settings come from the environment or a .env file:",
+        "",
+    ]
+    for name, field in Settings.model_fields.items():
+        default = (
+            "(required)"
+            if field.is_required()
+            else f"default: {field.default if field.default is not None else 'unset'}"
+        )
+        lines.append(f"  {name.upper():<18} {default}")
+        if field.description:
+            lines.append(f"  {'':<18} {field.description}")
+    return "\n".join(lines)

@@ -1,8 +1,8 @@
-"""The Redis client: a real server when ``REDIS_URL`` is set, else in-process fakeredis."""
+"""The Redis client: a bounded pool with timeouts and retries, for ``redis://``, ``rediss://`` or ``unix://``."""
 
 from __future__ import annotations
 
-import logging
+import re
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
@@ -10,23 +10,16 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-log = logging.getLogger(__name__)
+_PASSWORD = re.compile(r"(//[^/@:]*:)[^/]*@")
 
 
-def create_redis(url: str | None, *, max_connections: int = 32, timeout: float = 5.0) -> Redis:
-    """A client with a bounded pool, timeouts and retries on lost connections.
+def redacted(url: str) -> str:
+    """The URL as it may be logged: a password replaced by ``***``."""
+    return _PASSWORD.sub(r"\1***@", url)
 
-    Without a URL the bot runs on fakeredis inside the process: fine for a
-    try-out, but every match is lost when the process stops.
-    """
-    if not url:
-        import fakeredis
 
-        log.warning(
-            "REDIS_URL is not set: using an in-process fakeredis. "
-            "MATCHES, SETTINGS AND LEADERBOARDS ARE LOST WHEN THE BOT STOPS."
-        )
-        return fakeredis.FakeAsyncRedis()
+def create_redis(url: str, *, max_connections: int = 32, timeout: float = 5.0) -> Redis:
+    """A client with a bounded pool, timeouts and retries on lost connections."""
     # A blocking pool: past max_connections a command waits for a free
     # connection (up to ``timeout``) instead of failing at once.
     pool = BlockingConnectionPool.from_url(

@@ -8,13 +8,11 @@ from uuid import uuid4
 
 import fakeredis
 import pytest
-import redis
 from redis.asyncio import Redis
 
 from bot.services.matches import MatchService
 from bot.storage.redis import create_redis
-
-REAL_URL = "redis://127.0.0.1:6379/0"
+from tests.redis_server import redis_url
 
 
 class Backend:
@@ -29,7 +27,7 @@ class Backend:
     def client(self) -> Redis:
         """A new client of this Redis, with its own connections."""
         client: Redis = (
-            create_redis(REAL_URL) if self._server is None else fakeredis.FakeAsyncRedis(server=self._server)
+            create_redis(redis_url()) if self._server is None else fakeredis.FakeAsyncRedis(server=self._server)
         )
         self._clients.append(client)
         return client
@@ -51,23 +49,9 @@ class Backend:
 BACKEND = pytest.StashKey[Backend]()
 
 
-@pytest.fixture(scope="session")
-def real_redis() -> bool:
-    """Whether a Redis server answers a PING on 127.0.0.1:6379."""
-    client = redis.Redis.from_url(REAL_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
-    try:
-        return bool(client.ping())
-    except redis.exceptions.RedisError:
-        return False
-    finally:
-        client.close()
-
-
 @pytest.fixture(params=["fake", "real"])
-async def service(request: pytest.FixtureRequest, real_redis: bool) -> AsyncIterator[MatchService]:
+async def service(request: pytest.FixtureRequest) -> AsyncIterator[MatchService]:
     """A match service on fakeredis, then on the real Redis, under a prefix of the test's own."""
-    if request.param == "real" and not real_redis:
-        pytest.skip("no Redis server answers a PING on 127.0.0.1:6379")
     backend = Backend(request.param)
     request.node.stash[BACKEND] = backend
     try:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 import uuid
 
-import pytest
 from redis.asyncio import Redis
 
 from bot.services.matches import MatchService
 from bot.storage.redis import create_redis
-from tests.bot.conftest import REAL_URL
 from tests.bot.helpers import play_random, start_match
+from tests.redis_server import redis_url
 
 
 async def _kill_connections_named(admin: Redis, name: str) -> int:
@@ -27,15 +26,13 @@ async def _kill_connections_named(admin: Redis, name: str) -> int:
 class TestReconnect:
     """The server closes the service's connections mid-match; the next moves still go through."""
 
-    async def test_moves_after_the_server_drops_the_connections(self, real_redis: bool) -> None:
+    async def test_moves_after_the_server_drops_the_connections(self) -> None:
         """Kill every connection of the service's client between moves, several times, and finish the match."""
-        if not real_redis:
-            pytest.skip("no Redis server answers a PING on 127.0.0.1:6379")
         prefix = f"test:{uuid.uuid4().hex}"
         name = f"reconnect-{uuid.uuid4().hex[:8]}"
-        redis = create_redis(REAL_URL)
+        redis = create_redis(redis_url())
         redis.connection_pool.connection_kwargs["client_name"] = name
-        admin = Redis.from_url(REAL_URL)
+        admin = Redis.from_url(redis_url())
         service = MatchService(redis, prefix=prefix)
         try:
             record, match = await start_match(service, target=2, seed=3)

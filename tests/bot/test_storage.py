@@ -6,15 +6,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-import fakeredis
 import pytest
 from redis.asyncio import Redis
 
 from bot.services.matches import MatchService, StorageUnavailable
 from bot.services.models import Challenge
-from bot.storage.redis import create_redis
-from tests.bot.conftest import REAL_URL
+from bot.storage.redis import create_redis, redacted
 from tests.bot.helpers import ALA, BOB, CHAT
+from tests.redis_server import redis_url
 
 DEAD_URL = "redis://127.0.0.1:1/0"
 CHALLENGE = Challenge(
@@ -72,21 +71,7 @@ class TestStorageUnavailable:
 
 
 class TestCreateRedis:
-    """create_redis: a real server for a URL, else fakeredis with a loud warning."""
-
-    @pytest.mark.parametrize("url", [None, ""])
-    async def test_without_url(self, caplog: pytest.LogCaptureFixture, url: str | None) -> None:
-        """Without a URL the client is an in-process fakeredis, and a WARNING says the data will be lost."""
-        with caplog.at_level(logging.WARNING, logger="bot.storage.redis"):
-            client = create_redis(url)
-        try:
-            assert isinstance(client, fakeredis.FakeAsyncRedis)
-            assert await client.ping()
-        finally:
-            await client.aclose()
-        warnings = [r for r in caplog.records if r.name == "bot.storage.redis" and r.levelno == logging.WARNING]
-        assert len(warnings) == 1
-        assert "fakeredis" in warnings[0].getMessage()
+    """create_redis: a bounded pool for any URL; redacted() hides a password."""
 
     async def test_with_url(self, caplog: pytest.LogCaptureFixture) -> None:
         """With a URL the client is a plain redis client and nothing is logged."""
@@ -98,12 +83,23 @@ class TestCreateRedis:
         finally:
             await client.aclose()
 
-    async def test_pool_waits(self, real_redis: bool) -> None:
+    async def test_pool_waits(self) -> None:
         """More concurrent commands than the pool has connections wait for one instead of failing."""
-        if not real_redis:
-            pytest.skip("no Redis server answers a PING on 127.0.0.1:6379")
-        client = create_redis(REAL_URL, max_connections=2)
+        client = create_redis(redis_url(), max_connections=2)
         try:
             assert await asyncio.gather(*(client.ping() for _ in range(10))) == [True] * 10
         finally:
             await client.aclose()
+
+    @pytest.mark.parametrize(
+        ("url", "shown"),
+        [
+            ("redis://:s3cret@host:6379/0", "redis://:***@host:6379/0"),
+            ("rediss://user:p@ss@host/1", "rediss://user:***@host/1"),
+            ("redis://host:6379/0", "redis://host:6379/0"),
+            ("unix:///tmp/r.sock", "unix:///tmp/r.sock"),
+        ],
+    )
+    def test_redacted(self, url: str, shown: str) -> None:
+        """A password never reaches the log."""
+        assert redacted(url) == shown

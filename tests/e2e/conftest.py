@@ -13,22 +13,12 @@ from redis.asyncio import Redis
 from bot.app import App, create_app, set_commands
 from bot.config import Settings
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.redis_server import redis_url
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 # Telegram's limit is about 20 sends+edits a minute per group; the tests run the
 # same limiter on a compressed clock (20 per 2 s) and check it on that clock.
 GROUP_WINDOW = 2.0
 GROUP_BUDGET = 20
-
-
-async def _redis_or_skip() -> Redis:
-    redis = Redis.from_url(REDIS_URL)
-    try:
-        await redis.ping()
-    except Exception:
-        await redis.aclose()
-        pytest.skip("no Redis server answers on 127.0.0.1:6379")
-    return redis
 
 
 @pytest.fixture
@@ -47,11 +37,11 @@ def prefix() -> str:
 @contextlib.asynccontextmanager
 async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> AsyncIterator[App]:
     """Start the bot polling the fake server; stop it and close everything on exit."""
-    redis = await _redis_or_skip()
+    redis = Redis.from_url(redis_url())
     settings = Settings(
         bot_token="123456:TEST-token",
         telegram_api_base=fake.base,
-        redis_url=REDIS_URL,
+        redis_url=redis_url(),
         redis_prefix=prefix,
         group_window=GROUP_WINDOW,
         group_budget=GROUP_BUDGET,
@@ -80,13 +70,11 @@ async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> A
 
 
 async def delete_keys(prefix: str) -> None:
-    """Delete every key under ``prefix`` (quietly: a test without Redis was skipped and left none)."""
-    redis = Redis.from_url(REDIS_URL)
+    """Delete every key under ``prefix``."""
+    redis = Redis.from_url(redis_url())
     try:
         async for key in redis.scan_iter(match=f"{prefix}*"):
             await redis.delete(key)
-    except Exception:
-        pass
     finally:
         await redis.aclose()
 

@@ -103,8 +103,10 @@ BOT_ID = 4242
 
 
 class FakeTelegram:
-    def __init__(self, bot_username: str = "domino_test_bot") -> None:
+    def __init__(self, bot_username: str = "domino_test_bot", *, rejected_tokens: frozenset[str] = frozenset()) -> None:
         self.bot_username = bot_username
+        self.rejected_tokens = rejected_tokens
+        """Tokens answered 401 Unauthorized (as Telegram answers a revoked or mistyped token)."""
         self.calls: list[Call] = []
         self.updates: list[dict[str, Any]] = []
         self.delivered = 0
@@ -128,12 +130,12 @@ class FakeTelegram:
 
     # -- server ----------------------------------------------------------------
 
-    async def start(self) -> str:
+    async def start(self, port: int = 0) -> str:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None
@@ -153,6 +155,9 @@ class FakeTelegram:
         # The time a request arrives is the closest the fake gets to when the bot decided to send it.
         arrived = time.monotonic()
         method = request.match_info["method"]
+        if request.match_info["token"] in self.rejected_tokens:
+            self.calls.append(Call(arrived, method, {}, 401, "Unauthorized"))
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         raw = await request.post() if request.can_read_body else {}
         params: dict[str, Any] = {}
         for key, value in raw.items():

@@ -8,8 +8,9 @@ import signal
 import sys
 from pathlib import Path
 
-from tests.e2e.conftest import REDIS_URL, delete_keys
+from tests.e2e.conftest import delete_keys
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.redis_server import redis_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +24,7 @@ class TestMain:
             **os.environ,
             "BOT_TOKEN": "123456:TEST-token",
             "TELEGRAM_API_BASE": fake.base,
-            "REDIS_URL": REDIS_URL,
+            "REDIS_URL": redis_url(),
             "REDIS_PREFIX": prefix,
         }
         process = await asyncio.create_subprocess_exec(

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Set up what is missing, then run the bot or the tests. Needs only Python 3.11+.
+
+    python3 dev.py run             # the bot (BOT_TOKEN in the environment or in .env)
+    python3 dev.py test [ARGS]     # the whole test suite (ARGS go to pytest)
+
+Both create ``.venv`` when it is missing and install the project into it
+when ``pyproject.toml`` changed since the last install.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".pyproject.sha256"
+COMMANDS = {"run": ["-m", "bot"], "test": ["-m", "pytest", "-q"]}
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_environment() -> Path:
+    """The venv's Python, after creating the venv and installing the project if needed."""
+    python = venv_python()
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if not python.exists():
+        print(f"dev.py: creating {VENV}", flush=True)
+        venv.create(VENV, with_pip=True)
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+        print("dev.py: installing the project and its dependencies into .venv (a minute the first time)", flush=True)
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
+        subprocess.run([*pip, "-e", ".[dev]"], check=True, cwd=ROOT)
+        STAMP.write_text(wanted + "\n")
+    return python
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    if sys.version_info < (3, 11):  # noqa: UP036 (dev.py may be started by an older Python)
+        print(f"dev.py: Python 3.11 or newer is needed (this is {sys.version.split()[0]})", file=sys.stderr)
+        return 2
+    try:
+        python = ensure_environment()
+    except subprocess.CalledProcessError as error:
+        print(f"dev.py: installing failed (exit code {error.returncode}); see pip's output above", file=sys.stderr)
+        return 1
+    command = [str(python), *COMMANDS[sys.argv[1]], *sys.argv[2:]]
+    if os.name == "nt":
+        return subprocess.call(command, cwd=ROOT)
+    os.chdir(ROOT)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

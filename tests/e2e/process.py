@@ -1,0 +1,144 @@
+"""``python -m bot`` as a real process: its environment, its stderr line by line, SIGINT and SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456:TEST-token"
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def bot_env(**settings: str | None) -> dict[str, str]:
+    """The environment of a bot process: this one's, less every setting, plus ``settings`` (None: unset)."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
+    env.update(
+        {
+            "BOT_TOKEN": TOKEN,
+            # The e2e limiter runs on a compressed clock (see conftest), here too.
+            "GROUP_WINDOW": "2",
+            "GROUP_BUDGET": "20",
+            "PRIVATE_GAP": "0.02",
+        }
+    )
+    for name, value in settings.items():
+        if value is None:
+            env.pop(name.upper(), None)
+        else:
+            env[name.upper()] = value
+    return env
+
+
+SETTING_NAMES = frozenset(
+    {
+        "BOT_TOKEN",
+        "REDIS_URL",
+        "DATA_DIR",
+        "TELEGRAM_API_BASE",
+        "REDIS_PREFIX",
+        "CHALLENGE_TTL",
+        "FINISHED_TTL",
+        "ACTIVE_TTL",
+        "GROUP_BUDGET",
+        "GROUP_WINDOW",
+        "PRIVATE_GAP",
+        "LOG_LEVEL",
+    }
+)
+
+
+class BotProcess:
+    """One ``python -m bot``; ``lines`` is what it wrote to stderr so far."""
+
+    def __init__(self, env: dict[str, str], *, cwd: Path = ROOT, args: tuple[str, ...] = ()) -> None:
+        self.env = env
+        self.cwd = cwd
+        self.args = args
+        self.lines: list[str] = []
+        self.stdout = ""
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> BotProcess:
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *self.args,
+            cwd=self.cwd,
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stderr is not None
+        async for line in self._process.stderr:
+            self.lines.append(line.decode(errors="replace").rstrip("\n"))
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
+
+    @property
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    async def wait_line(self, predicate: Callable[[str], bool], timeout: float = 30.0, what: str = "a line") -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            for line in self.lines:
+                if predicate(line):
+                    return line
+            if self._process is not None and self._process.returncode is not None:
+                raise AssertionError(f"the bot exited ({self._process.returncode}) before {what}:\n{self.output}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}:\n{self.output}")
+            await asyncio.sleep(0.02)
+
+    async def exit_code(self, timeout: float = 30.0) -> int:
+        """Wait for the process to end by itself; its exit code."""
+        assert self._process is not None and self._process.stdout is not None
+        self.stdout = (await asyncio.wait_for(self._process.stdout.read(), timeout)).decode()
+        code = await asyncio.wait_for(self._process.wait(), timeout)
+        if self._reader is not None:
+            await asyncio.wait_for(self._reader, timeout)
+        return code
+
+    async def interrupt(self, timeout: float = 30.0) -> int:
+        """SIGINT (Ctrl-C), then its exit code."""
+        assert self._process is not None
+        self._process.send_signal(signal.SIGINT)
+        return await self.exit_code(timeout)
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind."""
+        assert self._process is not None
+        self._process.kill()
+        await self._process.wait()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._reader, 5)
+
+    async def close(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            await self.kill()

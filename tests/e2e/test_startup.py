@@ -1,0 +1,175 @@
+"""``python -m bot`` as an operator meets it: its own Redis that keeps matches, and a start that explains itself."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.config import Settings
+from bot.storage.embedded import redis_server_binary
+from tests.e2e.driver import new_match, play, play_to_end, start_bot
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.process import TOKEN, BotProcess, bot_env, free_port
+from tests.redis_server import redis_url
+
+GROUP = -100777
+ANN = FakeUser(7001, "Ann", "ann_start", "ru")
+BOB = FakeUser(7002, "Bob", "bob_start", "ru")
+
+
+def polling(line: str) -> bool:
+    return "polling" in line and "bot.app" in line
+
+
+@pytest.fixture
+async def processes() -> AsyncIterator[list[BotProcess]]:
+    """Bot processes a test starts; any still running at its end are killed."""
+    started: list[BotProcess] = []
+    yield started
+    for process in started:
+        await process.close()
+
+
+async def launch(processes: list[BotProcess], env: dict[str, str], *args: str) -> BotProcess:
+    process = await BotProcess(env, args=args).start()
+    processes.append(process)
+    return process
+
+
+def one_line_error(process: BotProcess) -> str:
+    assert "Traceback" not in process.output, process.output
+    assert len(process.lines) == 1, process.output
+    return process.lines[0]
+
+
+class TestEmbeddedRedis:
+    """Without REDIS_URL the bot runs a real Redis of its own in DATA_DIR, and matches survive a SIGKILL."""
+
+    async def test_match_survives_sigkill(
+        self, fake: FakeTelegram, tmp_path: Path, processes: list[BotProcess]
+    ) -> None:
+        """A few moves, kill -9, a new process on the same DATA_DIR finishes the match from the same panels."""
+        data = tmp_path / "data"
+        env = bot_env(telegram_api_base=fake.base, redis_url=None, data_dir=str(data))
+        rng = random.Random(5)
+        first = await launch(processes, env)
+        await first.wait_line(polling, what="polling")
+        said = [line for line in first.lines if "data:" in line]
+        assert len(said) == 1 and str(data) in said[0] and "REDIS_URL" in said[0]
+        await start_bot(fake, ANN)
+        await new_match(fake, ANN, BOB, GROUP)
+        playout = await play(fake, (ANN, BOB), rng, max_moves=6)
+        assert playout.moves == 6
+        await first.kill()
+
+        second = await launch(processes, env)
+        await second.wait_line(polling, what="polling after the restart")
+        rest = await play_to_end(fake, (ANN, BOB), rng)
+        assert rest.moves > 0
+        await fake.wait_for(lambda: any("🏆" in m.text for m in fake.chat_messages(GROUP)), what="the match result")
+        assert await second.interrupt() == 0, second.output
+        assert "Traceback" not in first.output + second.output
+        # The bot's Redis stopped with it and left its data behind.
+        assert (data / "appendonly.aof").stat().st_size > 0
+        client = redis.Redis(unix_socket_path=str(data / "redis.sock"), socket_connect_timeout=0.5)
+        with pytest.raises(redis.ConnectionError):
+            client.ping()
+        client.close()
+
+    async def test_data_dir_of_a_running_bot_is_refused(
+        self, fake: FakeTelegram, tmp_path: Path, processes: list[BotProcess]
+    ) -> None:
+        """Two bots cannot share one DATA_DIR's Redis: the second says so in one line and exits 2."""
+        env = bot_env(telegram_api_base=fake.base, redis_url=None, data_dir=str(tmp_path / "data"))
+        first = await launch(processes, env)
+        await first.wait_line(polling, what="polling")
+        second = await launch(processes, env)
+        assert await second.exit_code() == 2
+        assert "in use by another running bot" in one_line_error(second)
+        assert await first.interrupt() == 0
+
+
+class TestStartupErrors:
+    """Each start-up problem: one line that says what to do, the right exit code, no traceback."""
+
+    @pytest.mark.parametrize(
+        ("token", "says"),
+        [(None, "BOT_TOKEN is not set"), ("", "BOT_TOKEN is not set"), ("not a token", "BOT_TOKEN is malformed")],
+    )
+    async def test_bad_token(self, token: str | None, says: str, processes: list[BotProcess]) -> None:
+        """A missing or malformed token: exit 2 before anything starts."""
+        process = await launch(processes, bot_env(bot_token=token, redis_url=redis_url()))
+        assert await process.exit_code() == 2
+        line = one_line_error(process)
+        assert line.startswith(says) and "@BotFather" in line
+
+    async def test_rejected_token(self, processes: list[BotProcess]) -> None:
+        """A token Telegram answers 401 to: exit 2, one line."""
+        fake = FakeTelegram(rejected_tokens=frozenset({TOKEN}))
+        await fake.start()
+        try:
+            process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=redis_url()))
+            assert await process.exit_code() == 2
+        finally:
+            await fake.stop()
+        line = one_line_error(process)
+        assert "401" in line and "BOT_TOKEN" in line
+
+    async def test_telegram_unreachable(self, prefix: str, processes: list[BotProcess]) -> None:
+        """Nothing listens at the API address: a line, retries with backoff, and polling once it answers."""
+        port = free_port()
+        env = bot_env(telegram_api_base=f"http://127.0.0.1:{port}", redis_url=redis_url(), redis_prefix=prefix)
+        process = await launch(processes, env)
+        line = await process.wait_line(lambda s: "does not answer" in s, what="the complaint")
+        assert f"127.0.0.1:{port}" in line and "retrying in 1 s" in line
+        await process.wait_line(lambda s: "retrying in 2 s" in s, what="the backoff")
+        fake = FakeTelegram()
+        await fake.start(port)
+        try:
+            await process.wait_line(polling, what="polling")
+            user = FakeUser(7101, "Ann", "ann_late", "ru")
+            fake.send_text(user, user.id, "/start")
+            await fake.wait_for(lambda: fake.last_message(user.id), what="the welcome")
+            assert await process.interrupt() == 0
+        finally:
+            await fake.stop()
+        assert "Traceback" not in process.output and "Unclosed" not in process.output
+
+    async def test_redis_unreachable(self, fake: FakeTelegram, prefix: str, processes: list[BotProcess]) -> None:
+        """A Redis that does not answer: a line naming its URL (password hidden), retries, then polling."""
+        port = free_port()
+        url = f"redis://:secret@127.0.0.1:{port}/0"
+        process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=url, redis_prefix=prefix))
+        line = await process.wait_line(lambda s: "does not answer" in s, what="the complaint")
+        assert f"redis://:***@127.0.0.1:{port}/0" in line and "secret" not in process.output
+        server = subprocess.Popen(
+            [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--requirepass", "secret"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await process.wait_line(polling, what="polling")
+            assert await process.interrupt() == 0
+        finally:
+            server.terminate()
+            server.wait()
+        assert "Traceback" not in process.output
+
+    async def test_help(self, processes: list[BotProcess]) -> None:
+        """--help lists every setting with its default, and starts nothing."""
+        process = await launch(processes, bot_env(bot_token=None), "--help")
+        assert await process.exit_code() == 0
+        for name, field in Settings.model_fields.items():
+            assert name.upper() in process.stdout
+            assert field.description and field.description in process.stdout
+        assert "default: 300" in process.stdout and "(required)" in process.stdout
+
+    async def test_unknown_argument(self, processes: list[BotProcess]) -> None:
+        process = await launch(processes, bot_env(), "--port", "80")
+        assert await process.exit_code() == 2
+        assert "--help" in one_line_error(process)
