@@ -16,7 +16,9 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from bot.clock import Clock
 from bot.config import Settings, StartupError
+from bot.delivery import Delivery
 from bot.i18n import I18n
 from bot.middlewares import UpdateMiddleware
 from bot.outbox import Outbox
@@ -93,9 +95,10 @@ def create_bot(settings: Settings) -> Bot:
     )
 
 
-def create_service(settings: Settings, redis: Redis) -> MatchService:
+def create_service(settings: Settings, redis: Redis, clock: Clock | None = None) -> MatchService:
     return MatchService(
         redis,
+        clock=(clock or Clock()).time,
         prefix=settings.redis_prefix,
         active_ttl=settings.active_ttl,
         finished_ttl=settings.finished_ttl,
@@ -112,10 +115,22 @@ class App:
     service: MatchService
     presenter: Presenter
     outbox: Outbox
+    delivery: Delivery
     redis: Redis
 
+    async def settled(self) -> None:
+        """Wait until every due message was delivered and the outbox is empty (tests)."""
+        await self.delivery.idle()
+        await self.outbox.drain()
 
-async def create_app(settings: Settings, *, redis: Redis | None = None) -> App:
+    async def close(self) -> None:
+        """Stop timers and deliveries (what is due stays in Redis), send what the outbox holds."""
+        self.presenter.close()
+        await self.delivery.close()
+        await self.outbox.drain()
+
+
+async def create_app(settings: Settings, *, redis: Redis | None = None, clock: Clock | None = None) -> App:
     """Build the bot once Redis and Telegram answer; asks Telegram for the bot's username (for deep links)."""
     if redis is None:
         if not settings.redis_url:
@@ -128,20 +143,26 @@ async def create_app(settings: Settings, *, redis: Redis | None = None) -> App:
     except BaseException:
         await bot.session.close()
         raise
-    service = create_service(settings, redis)
+    clock = clock or Clock()
+    service = create_service(settings, redis, clock)
     i18n = I18n()
     outbox = Outbox(
         bot,
         group_budget=settings.group_budget,
         group_window=settings.group_window,
         private_gap=settings.private_gap,
+        clock=clock.monotonic,
+        sleep=clock.sleep,
     )
-    presenter = Presenter(outbox, service, i18n, me.username or "")
+    delivery = Delivery(service, outbox, i18n, time=clock.time, sleep=clock.sleep, bot_username=me.username or "")
+    presenter = Presenter(outbox, service, i18n, me.username or "", delivery)
+    delivery.on_migrate = presenter.migrate
     dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox)
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
     await presenter.resume_expiries()
-    return App(bot, dispatcher, service, presenter, outbox, redis)
+    await delivery.resume()
+    return App(bot, dispatcher, service, presenter, outbox, delivery, redis)
 
 
 async def set_commands(bot: Bot, i18n: I18n) -> None:
@@ -170,7 +191,6 @@ async def run(settings: Settings, redis_url: str) -> None:
         log.info("bot @%s polling", app.presenter.bot_username)
         await app.dispatcher.start_polling(app.bot, handle_signals=True)
     finally:
-        app.presenter.close()
-        await app.outbox.drain()
+        await app.close()
         await app.redis.aclose()
         await app.bot.session.close()

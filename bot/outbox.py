@@ -6,8 +6,12 @@
 - A private chat gets at most one send or edit every ``private_gap`` seconds.
 - Edits of one message are coalesced: while one waits for its turn, a newer
   version replaces it, and an older version never overwrites a newer one.
-- A 429 is waited out (``retry_after``) and retried; "message is not
-  modified" is not an error.
+- A 429 is waited out (``retry_after``) and retried, however often it
+  comes (the chat's queue waits with it); a network error is retried a few
+  times; "message is not modified" is not an error.
+
+Match messages are brought up to date by ``bot.delivery`` with ``send`` and
+``edit_now``; ``edit`` (fire and forget) is for the bot's other messages.
 """
 
 from __future__ import annotations
@@ -24,13 +28,13 @@ from functools import partial
 from typing import TypeVar
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.types import InlineKeyboardMarkup, Message
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-RETRIES = 5
+NETWORK_RETRIES = 3
 FINAL = 1 << 60
 """The version of a message's last word (a panel that moved): no later edit replaces it."""
 SHOWN_PER_CHAT = 256
@@ -62,6 +66,7 @@ class Outbox:
         private_gap: float = 1.0,
         edit_reserve: int = 4,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.bot = bot
         self.group_budget = group_budget
@@ -69,6 +74,7 @@ class Outbox:
         self.private_gap = private_gap
         self.edit_reserve = min(edit_reserve, group_budget - 1)
         self.clock = clock
+        self.sleep = sleep
         self._lanes: dict[int, _Lane] = {}
         self._versions = itertools.count(1)
 
@@ -101,25 +107,34 @@ class Outbox:
                 if edit:
                     lane.last_edit = now
                 return
-            await asyncio.sleep(wait)
+            await self.sleep(wait)
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
-        for attempt in range(1, RETRIES + 1):
+        network_errors = 0
+        while True:
             try:
                 return await make()
             except TelegramRetryAfter as exc:
-                if attempt == RETRIES:
-                    raise
                 log.warning("429 from Telegram, waiting %s s", exc.retry_after)
-                await asyncio.sleep(exc.retry_after)
+                await self.sleep(exc.retry_after)
+            except TelegramNetworkError:
+                network_errors += 1
+                if network_errors > NETWORK_RETRIES:
+                    raise
+                await self.sleep(float(network_errors))
             except TelegramBadRequest as exc:
                 if "message is not modified" in exc.message:
                     return None
                 raise
-        raise AssertionError("unreachable")
 
     async def send(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        reply_to: int | None = None,
+        silent: bool = False,
     ) -> Message:
         """Send a message (waiting for the chat's budget). Errors such as 403 reach the caller."""
         lane = self._lane(chat_id)
@@ -127,11 +142,55 @@ class Outbox:
             await self._take_slot(lane, edit=False)
             message = await self._call(
                 lambda: self.bot.send_message(
-                    chat_id, text, reply_markup=markup, reply_to_message_id=reply_to, parse_mode="HTML"
+                    chat_id,
+                    text,
+                    reply_markup=markup,
+                    reply_to_message_id=reply_to,
+                    allow_sending_without_reply=True if reply_to is not None else None,
+                    disable_notification=silent or None,
+                    parse_mode="HTML",
                 )
             )
         assert message is not None
         return message
+
+    async def edit_now(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int
+    ) -> None:
+        """Edit a message to ``version`` as soon as the chat's budget allows; errors reach the caller.
+
+        An edit of the same message scheduled with ``edit`` for an older version is dropped.
+        """
+        lane = self._lane(chat_id)
+        async with lane.lock:
+            if lane.shown.get(message_id, -1) > version:
+                return
+            await self._take_slot(lane, edit=True)
+            waiting = lane.pending.get(message_id)
+            if waiting is not None and waiting[0] <= version:
+                del lane.pending[message_id]
+            self._mark_shown(lane, message_id, version)
+            await self._call(
+                partial(
+                    self.bot.edit_message_text,
+                    text=text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=markup,
+                    parse_mode="HTML",
+                )
+            )
+
+    async def strip(self, chat_id: int, message_id: int) -> None:
+        """Remove a message's buttons, without waiting for the chat's budget (best effort, no retries)."""
+        with contextlib.suppress(TelegramBadRequest):
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+
+    def _mark_shown(self, lane: _Lane, message_id: int, version: int) -> None:
+        lane.shown.pop(message_id, None)  # re-inserted last: the newest stay
+        lane.shown[message_id] = version
+        if len(lane.shown) > SHOWN_PER_CHAT:
+            del lane.shown[next(iter(lane.shown))]
 
     def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int | None = None
@@ -155,10 +214,7 @@ class Outbox:
                 version, text, markup = lane.pending.pop(message_id)
                 if lane.shown.get(message_id, -1) > version:
                     continue
-                lane.shown.pop(message_id, None)  # re-inserted last: the newest stay
-                lane.shown[message_id] = version
-                if len(lane.shown) > SHOWN_PER_CHAT:
-                    del lane.shown[next(iter(lane.shown))]
+                self._mark_shown(lane, message_id, version)
                 try:
                     await self._call(
                         partial(
@@ -173,11 +229,15 @@ class Outbox:
                 except Exception:
                     log.exception("edit of message %s in chat %s failed", message_id, chat_id)
 
-    async def delete(self, chat_id: int, message_id: int) -> None:
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message (no budget: deleting is not sending); False when Telegram refused."""
         lane = self._lane(chat_id)
         lane.pending.pop(message_id, None)
-        with contextlib.suppress(TelegramBadRequest):
-            await self._call(lambda: self.bot.delete_message(chat_id, message_id))
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except TelegramBadRequest:
+            return False
+        return True
 
     async def drain(self) -> None:
         """Wait until every scheduled edit has been sent."""

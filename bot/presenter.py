@@ -1,8 +1,8 @@
-"""Shows a match in Telegram: the group's table, the players' panels, the results.
+"""Shows matches and challenges in Telegram.
 
-Called by the handlers after the service changed a match. Texts come from
-``render`` (views only), markups from ``keyboards``; everything is sent
-through the ``Outbox``.
+Called by the handlers after the service changed a match: what a match's
+messages must show is already in Redis, so showing it is asking the
+``Delivery`` to bring them up to date. Challenges' messages are handled here.
 """
 
 from __future__ import annotations
@@ -13,103 +13,48 @@ import logging
 import time
 from html import escape
 
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
-from bot.i18n import I18n, Translator
-from bot.outbox import FINAL, Outbox
+from bot.delivery import Delivery
+from bot.i18n import I18n
+from bot.outbox import Outbox
 from bot.services.matches import MatchService
-from bot.services.models import Challenge, MatchRecord, Messages, MoveResult, Summary
-from engine import Match
+from bot.services.models import Challenge, MatchRecord, MoveResult
 
 log = logging.getLogger(__name__)
 
 
 class Presenter:
-    def __init__(self, outbox: Outbox, service: MatchService, i18n: I18n, bot_username: str) -> None:
+    def __init__(
+        self, outbox: Outbox, service: MatchService, i18n: I18n, bot_username: str, delivery: Delivery
+    ) -> None:
         self.outbox = outbox
         self.service = service
         self.i18n = i18n
         self.bot_username = bot_username
+        self.delivery = delivery
         self._expiry: dict[str, asyncio.Task[None]] = {}
 
-    def tr(self, record: MatchRecord) -> Translator:
-        return self.i18n[record.lang]
+    def start_match(self, record: MatchRecord) -> None:
+        """A new match: the table in the group, a panel for each player (the accept marked them due)."""
+        self.delivery.kick(record.id)
 
-    def _table(self, record: MatchRecord, match: Match) -> str:
-        return render.table_text(self.tr(record), record, match.deal.view(None))
+    def show(self, result: MoveResult) -> None:
+        """After a move: results if a deal or the match ended, then the table and both panels."""
+        self.delivery.kick(result.record.id)
 
-    def _panel(self, record: MatchRecord, match: Match, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
-        tr = self.tr(record)
-        view = match.deal.view(seat)
-        markup = keyboards.panel_keyboard(tr, record.id, record.version, view) if record.is_active else None
-        return render.panel_text(tr, record, view), markup
+    async def resend_panel(self, record: MatchRecord, seat: int) -> None:
+        """The seat's panel again, as a new message at the bottom of the chat; the old one stops working."""
+        await self.service.set_blocked(record.players[seat].id, False)
+        await self.service.resend_panel(record.id, seat)
+        self.delivery.kick(record.id, (seat,))
 
-    async def start_match(self, record: MatchRecord, match: Match) -> None:
-        """A new match: the table in the group, a panel for each player."""
-        message = await self.outbox.send(record.chat_id, self._table(record, match))
-        await self.service.set_table_message(record.id, message.message_id)
-        for seat in (0, 1):
-            await self.send_panel(record, match, seat)
-
-    async def send_panel(self, record: MatchRecord, match: Match, seat: int, *, old: int | None = None) -> bool:
-        """Send a fresh panel; the old one (if any) loses its buttons. False if the user never started the bot."""
-        text, markup = self._panel(record, match, seat)
-        player = record.players[seat]
-        try:
-            message = await self.outbox.send(player.id, text, markup)
-        except (TelegramForbiddenError, TelegramBadRequest) as exc:
-            log.info("match %s: no panel for seat %s (%s)", record.id, seat, type(exc).__name__)
-            tr = self.tr(record)
-            await self.outbox.send(
-                record.chat_id,
-                tr("need-start", name=escape(player.name)),
-                keyboards.open_bot_keyboard(tr, self.bot_username, f"m_{record.id}"),
-            )
-            return False
-        await self.service.set_panel_message(record.id, seat, message.message_id)
-        if old is not None:
-            self.outbox.edit(player.id, old, self.tr(record)("panel-moved"), None, version=FINAL)
-        return True
-
-    async def show(self, result: MoveResult, messages: Messages | None = None) -> None:
-        """After a move: results if a deal or the match ended, then the table and both panels.
-
-        ``messages``: the match's message ids when the caller has just read them.
-        """
-        record, match = result.record, result.match
-        tr = self.tr(record)
-        if messages is None:
-            messages = await self.service.messages(record.id)
-        finished = result.finished_deal
-        deal_ended = finished is not None
-        if finished is not None:
-            if messages.table is not None:
-                # The finished deal's table keeps its final state.
-                final = render.table_text(tr, record, finished.view(None))
-                self.outbox.edit(record.chat_id, messages.table, final, None, record.version)
-            await self.outbox.send(record.chat_id, render.deal_result_text(tr, record, finished))
-        if deal_ended and result.summary is None:
-            message = await self.outbox.send(record.chat_id, self._table(record, match))
-            await self.service.set_table_message(record.id, message.message_id)
-        elif not deal_ended and messages.table is not None:
-            self.outbox.edit(record.chat_id, messages.table, self._table(record, match), None, record.version)
-        if result.summary is not None:
-            await self._announce_result(record, result.summary)
-        for seat in (0, 1):
-            panel = messages.panel(seat)
-            if panel is not None:
-                text, markup = self._panel(record, match, seat)
-                self.outbox.edit(record.players[seat].id, panel, text, markup, record.version)
-
-    async def _announce_result(self, record: MatchRecord, summary: Summary) -> None:
-        tr = self.tr(record)
-        lines = [render.match_result_text(tr, record, summary)]
-        rating = render.rating_text(tr, record, summary)
-        if rating is not None:
-            lines.append(rating)
-        await self.outbox.send(record.chat_id, "\n".join(lines))
+    async def migrate(self, old: int, new: int) -> None:
+        """The group became a supergroup: everything of the chat moves to its new id, its matches show there."""
+        log.info("chat %s migrated to %s", old, new)
+        for match_id in await self.service.migrate_chat(old, new):
+            self.delivery.kick(match_id)
 
     # -- challenges ------------------------------------------------------------
 

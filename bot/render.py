@@ -140,12 +140,25 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     return "\n".join(lines)
 
 
-def panel_text(tr: Translator, record: MatchRecord, view: View) -> str:
-    """A player's private panel (``view`` is that seat's view)."""
+def panel_text(
+    tr: Translator, record: MatchRecord, view: View, *, prev: Deal | None = None, summary: Summary | None = None
+) -> str:
+    """A player's private panel (``view`` is that seat's view).
+
+    ``prev``: the deal that just ended, shown until the new deal's first move
+    (its last trick, points, game points and why, the match score);
+    ``summary``: the match's result, shown once it is over (with the rating change).
+    """
     seat = view.seat
     assert seat is not None, "a panel renders a seat's view"
     other = 1 - seat
-    lines = [
+    lines = []
+    if prev is not None:
+        last = prev.view(None).last_trick
+        if last is not None:
+            lines.append(tr("table-last", lead=tile(last.lead), reply=tile(last.reply), name=name(record, last.winner)))
+        lines += [deal_result_text(tr, record, prev), ""]
+    lines += [
         tr("panel-title", game=game_name(tr, view.preset), deal=view.deal, opponent=name(record, other)),
         tr("panel-score", me=view.score[seat], them=view.score[other], target=view.target),
     ]
@@ -174,6 +187,11 @@ def panel_text(tr: Translator, record: MatchRecord, view: View) -> str:
         # These phases show bid or suit buttons instead of the tiles.
         lines.append(tr("panel-hand", tiles=tiles(view.hand)))
     lines.append(_prompt(tr, record, view))
+    if summary is not None and not record.is_active:
+        lines += ["", match_result_text(tr, record, summary)]
+        rating = rating_text(tr, record, summary)
+        if rating is not None:
+            lines.append(rating)
     return "\n".join(lines)
 
 

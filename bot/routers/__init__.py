@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import game, group, private, settings, stats
+from bot.routers import chats, game, group, private, settings, stats
 
 
 def build_router() -> Router:
     root = Router(name="root")
-    root.include_routers(group.build(), private.build(), stats.build(), settings.build(), game.build())
+    root.include_routers(chats.build(), group.build(), private.build(), stats.build(), settings.build(), game.build())
     return root

@@ -15,7 +15,7 @@ from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
 from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, Lang, Rejection
+from bot.services.models import LANGS, Lang, MatchRecord, Rejection
 
 
 async def move(
@@ -37,13 +37,10 @@ async def move(
         return
     tr = i18n[record.lang]
     seat = record.seat_of(user.id)
-    messages = None
     if seat is not None and query.message is not None and record.is_active:
-        messages = await service.messages(record.id)
-        panel = messages.panel(seat)
+        panel = (await service.messages(record.id)).panel(seat)
         if panel is not None and panel != query.message.message_id:
-            log_ctx["result"] = "old_panel"
-            await query.answer(tr("toast-old-panel"))
+            await _outdated_panel(query, record, seat, presenter, log_ctx, "toast-old-panel")
             return
     try:
         result = await service.submit(
@@ -51,13 +48,30 @@ async def move(
         )
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value if exc.refusal is None else exc.refusal.value
+        if exc.reason is Rejection.STALE and seat is not None:
+            await _outdated_panel(query, (await service.peek(record.id))[0], seat, presenter, log_ctx, "toast-stale")
+            return
         await query.answer(rejection_text(tr, exc))
         return
-    await query.answer()
     if result.duplicate:
         log_ctx["result"] = "duplicate"
-        return
-    await presenter.show(result, messages)
+    else:
+        presenter.show(result)
+    await query.answer()
+
+
+async def _outdated_panel(
+    query: CallbackQuery, record: MatchRecord, seat: int, presenter: Presenter, log_ctx: dict[str, Any], toast: str
+) -> None:
+    """A press on an outdated panel: the player to act gets theirs again, at the bottom; the other a ``toast``."""
+    log_ctx["result"] = "old_panel"
+    tr = presenter.i18n[record.lang]
+    _, match = await presenter.service.peek(record.id)
+    if record.is_active and match.turn == seat:
+        await query.answer(tr("toast-panel-resent"))
+        await presenter.resend_panel(record, seat)
+    else:
+        await query.answer(tr(toast))
 
 
 async def join_here(
@@ -86,8 +100,8 @@ async def join_here(
         await query.answer(refusal)
         return
     log_ctx["match"] = record.id
+    presenter.start_match(record)
     await query.answer()
-    await presenter.start_match(*await service.peek(record.id))
 
 
 async def withdraw(
@@ -178,7 +192,7 @@ async def surrender(
     if query.message is not None:
         presenter.outbox.edit(query.message.chat.id, query.message.message_id, tr("toast-done"), None)
     if not result.duplicate:
-        await presenter.show(result)
+        presenter.show(result)
 
 
 async def lang_command(message: Message, service: MatchService, i18n: I18n) -> None:

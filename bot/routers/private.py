@@ -37,7 +37,7 @@ async def start(
             await message.answer(refusal or tr("toast-challenge-gone"))
         else:
             log_ctx["match"] = record.id
-            await presenter.start_match(*await service.peek(record.id))
+            presenter.start_match(record)
         return
     if payload.startswith("m_"):
         match_id = payload[2:]
@@ -59,14 +59,14 @@ async def help_command(message: Message, service: MatchService, presenter: Prese
 async def resend_panel(match_id: str, user_id: int, service: MatchService, presenter: Presenter) -> bool:
     """Send the user's panel of a match at the bottom of the chat; the old one stops working."""
     try:
-        record, match = await service.get(match_id)
+        record, _ = await service.get(match_id)
     except Rejected:
         return False
     seat = record.seat_of(user_id)
     if seat is None or not record.is_active:
         return False
-    messages = await service.messages(match_id)
-    return await presenter.send_panel(record, match, seat, old=messages.panel(seat))
+    await presenter.resend_panel(record, seat)
+    return True
 
 
 async def hand(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:

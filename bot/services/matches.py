@@ -10,6 +10,7 @@ current record and the move is checked again on it (a bounded retry).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -20,6 +21,7 @@ from typing import Any, TypeVar, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.services.models import (
@@ -49,6 +51,7 @@ T = TypeVar("T")
 Plan = tuple[Match, dict[str, Any], Deal | None]
 """What a write makes of a match: the match after it, the record fields to update, the deal it finished."""
 
+_MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p1", "p1v", "p1n", "s")
 RECENT_REQUESTS = 6
 MAX_ATTEMPTS = 5
 CHAT_HISTORY = 50
@@ -104,7 +107,9 @@ class MatchService:
         self._open = redis.register_script(scripts.OPEN)
         self._challenge_message = redis.register_script(scripts.CHALLENGE_MESSAGE)
         self._withdraw = redis.register_script(scripts.WITHDRAW)
-        self._set_if_exists = redis.register_script(scripts.SET_IF_EXISTS)
+        self._pop_post = redis.register_script(scripts.POP_POST)
+        self._shown = redis.register_script(scripts.SHOWN)
+        self._settle = redis.register_script(scripts.SETTLE)
 
     async def _call(self, op: Awaitable[T]) -> T:
         try:
@@ -187,19 +192,87 @@ class MatchService:
         return [i for i, e in zip(ids, exists, strict=True) if e]
 
     async def messages(self, match_id: str) -> Messages:
-        """The ids of the match's table message and panels (fields ``t``, ``p0``, ``p1``)."""
-        t, p0, p1 = await self._call(self.redis.hmget(self.keys.match(match_id), ["t", "p0", "p1"]))
-        return Messages(
-            table=None if t is None else int(t),
-            panels=(None if p0 is None else int(p0), None if p1 is None else int(p1)),
+        """The match's messages, what each shows, and the results still to post."""
+        return (await self._messages(match_id))[1]
+
+    async def screens(self, match_id: str) -> tuple[MatchRecord, Match, Messages]:
+        """The match as stored now and its messages, read together (one consistent moment)."""
+        data, messages = await self._messages(match_id, with_record=True)
+        if data is None:
+            self._cache.pop(match_id, None)
+            raise Rejected(Rejection.NO_MATCH)
+        record, match = self._decode(MatchRecord.model_validate_json(data))
+        return record, match, messages
+
+    async def _messages(self, match_id: str, *, with_record: bool = False) -> tuple[bytes | None, Messages]:
+        key = self.keys.match(match_id)
+        names = (*_MESSAGE_FIELDS, "d") if with_record else _MESSAGE_FIELDS
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(key, list(names))
+            pipe.lrange(self.keys.posts(match_id), 0, -1)
+            fields, posts = await self._call(pipe.execute())
+        f = dict(zip(names, fields, strict=True))
+
+        def num(name: str) -> int | None:
+            return None if f[name] is None else int(f[name])
+
+        def version(name: str) -> int:
+            return -1 if f[name] is None else int(f[name])
+
+        summary = f["s"]
+        messages = Messages(
+            table=num("t"),
+            table_deal=num("tn"),
+            table_version=version("tv"),
+            panels=(num("p0"), num("p1")),
+            panel_versions=(version("p0v"), version("p1v")),
+            panel_since=(version("p0n"), version("p1n")),
+            posts=[_text(post) for post in posts],
+            summary=None if summary is None else Summary.model_validate_json(summary),
         )
+        return f.get("d"), messages
 
-    async def set_table_message(self, match_id: str, message_id: int) -> None:
-        """Message ids are not versioned: storing them never makes a button stale."""
-        await self._call(self._set_if_exists(keys=[self.keys.match(match_id)], args=["t", message_id]))
+    async def shown(self, match_id: str, **fields: int) -> None:
+        """Record what the match's messages show now (``t``, ``tn``, ``tv``, ``p0``, ``p0v``, ``p0n``...).
 
-    async def set_panel_message(self, match_id: str, seat: int, message_id: int) -> None:
-        await self._call(self._set_if_exists(keys=[self.keys.match(match_id)], args=[f"p{seat}", message_id]))
+        Message ids and shown versions are not the match's version: storing them never makes a button stale.
+        """
+        args: list[str | int] = [x for item in fields.items() for x in item]
+        await self._call(self._shown(keys=[self.keys.match(match_id)], args=args))
+
+    async def posted(self, match_id: str, post: str) -> None:
+        """The oldest result of the match was posted."""
+        await self._call(self._pop_post(keys=[self.keys.posts(match_id)], args=[post]))
+
+    async def resend_panel(self, match_id: str, seat: int) -> None:
+        """The seat's panel must arrive again as a new message (its screens are due)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.keys.match(match_id), f"p{seat}n", -1)
+            pipe.zadd(self.keys.screens_due(), {match_id: self.clock()})
+            await self._call(pipe.execute())
+
+    async def screens_due(self) -> list[str]:
+        """Ids of the matches whose messages are behind (oldest first)."""
+        ids = await self._call(self.redis.zrange(self.keys.screens_due(), 0, -1))
+        return [_text(cast(bytes, i)) for i in ids]
+
+    async def settle(self, match_id: str, *, group_gone: bool, blocked: tuple[bool, bool]) -> bool:
+        """Drop the match from the due set if every message is at its version; whether it was dropped."""
+        k = self.keys
+        flags = ["1" if group_gone else "0", *("1" if b else "0" for b in blocked)]
+        keys = [k.match(match_id), k.posts(match_id), k.screens_due()]
+        return bool(int(await self._call(self._settle(keys=keys, args=[match_id, *flags]))))
+
+    async def group_gone(self, chat_id: int) -> bool:
+        """Whether the group removed the bot (its matches then go on in private)."""
+        return bool(await self._call(self.redis.exists(self.keys.gone(chat_id))))
+
+    async def set_group_gone(self, chat_id: int, gone: bool) -> bool:
+        """Mark (or clear) a group as having removed the bot; whether that changed anything."""
+        key = self.keys.gone(chat_id)
+        if gone:
+            return bool(await self._call(self.redis.set(key, "1", nx=True)))
+        return bool(await self._call(self.redis.delete(key)))
 
     # -- matches: moves ------------------------------------------------------
 
@@ -231,7 +304,13 @@ class MatchService:
                 finished_deal = after.play(action, seat)
             except IllegalAction as exc:
                 raise Rejected(Rejection.ILLEGAL, exc.reason) from None
-            update: dict[str, Any] = {"deal": StoredDeal.of(after)}
+            pressed = list(record.pressed)
+            pressed[seat] = self.clock()
+            update: dict[str, Any] = {"deal": StoredDeal.of(after), "pressed": tuple(pressed)}
+            if finished_deal is not None:
+                update["prev"] = StoredDeal.of_deal(finished_deal)
+            if after.turn is not None and after.turn != seat:
+                update["turn_since"] = record.version + 1
             if after.is_over:
                 update.update(status=Status.FINISHED, winner=after.winner, finish=Finish.TARGET)
             return after, update, finished_deal
@@ -285,7 +364,7 @@ class MatchService:
                     fresh = True
                     continue
                 raise
-            result = await self._commit(record, after, update, request_id)
+            result = await self._commit(record, after, update, request_id, finished_deal)
             if result is not None:
                 result.finished_deal = finished_deal
                 return result
@@ -293,7 +372,12 @@ class MatchService:
         raise Rejected(Rejection.BUSY)
 
     async def _commit(
-        self, record: MatchRecord, match: Match, update: dict[str, Any], request_id: str | None
+        self,
+        record: MatchRecord,
+        match: Match,
+        update: dict[str, Any],
+        request_id: str | None,
+        finished_deal: Deal | None = None,
     ) -> MoveResult | None:
         """Write ``record`` with ``update`` if its version is still current.
 
@@ -309,12 +393,19 @@ class MatchService:
         key = k.match(record.id)
         a, b = record.players
         cas = [str(record.version), str(new.version), data]
+        posts = [] if finished_deal is None else [_deal_post(finished_deal)]
         summary: Summary | None = None
         if new.status is Status.ACTIVE:
             answer = await self._call(
                 self._move(
-                    keys=[key, k.active(record.chat_id, a.id), k.active(record.chat_id, b.id)],
-                    args=[*cas, self.active_ttl],
+                    keys=[
+                        key,
+                        k.active(record.chat_id, a.id),
+                        k.active(record.chat_id, b.id),
+                        k.posts(record.id),
+                        k.screens_due(),
+                    ],
+                    args=[*cas, self.active_ttl, record.id, new.updated, len(posts), *posts],
                 )
             )
         else:
@@ -352,6 +443,8 @@ class MatchService:
                         k.chat_history(record.chat_id),
                         k.user_history(w.id),
                         k.user_history(lo.id),
+                        k.posts(record.id),
+                        k.screens_due(),
                     ],
                     args=[
                         *cas,
@@ -368,6 +461,9 @@ class MatchService:
                         partial,
                         CHAT_HISTORY,
                         USER_HISTORY,
+                        new.updated,
+                        len(posts),
+                        *posts,
                     ],
                 )
             )
@@ -383,6 +479,45 @@ class MatchService:
             return None
         self._cache.pop(record.id, None)
         raise Rejected(Rejection.NO_MATCH)
+
+    async def migrate_chat(self, old: int, new: int) -> list[str]:
+        """A group became a supergroup with a new id: its settings, leaderboard, stats, history and
+        active matches move there (a key already present under the new id is kept). Returns the matches moved.
+        """
+        k = self.keys
+        old_scope, new_scope = chat_scope(old), chat_scope(new)
+        ranked = await self._call(self.redis.zrange(k.leaderboard(old_scope), 0, -1))
+        members = [_text(cast(bytes, m)) for m in ranked]
+        match_ids = sorted(_text(m) for m in await self._call(self.redis.smembers(k.chat_matches(old))))
+        moves = [
+            (k.chat_settings(old), k.chat_settings(new)),
+            (k.leaderboard(old_scope), k.leaderboard(new_scope)),
+            (k.chat_history(old), k.chat_history(new)),
+            (k.chat_matches(old), k.chat_matches(new)),
+            *((k.stats(old_scope, int(m)), k.stats(new_scope, int(m))) for m in members),
+        ]
+        moved: list[str] = []
+        for match_id in match_ids:
+            try:
+                record, _ = await self.get(match_id)
+            except Rejected:
+                continue
+            moves += [(k.active(old, p.id), k.active(new, p.id)) for p in record.players]
+
+            def plan(record: MatchRecord, match: Match) -> Plan:
+                if record.chat_id != old:
+                    raise Rejected(Rejection.NOT_ALLOWED)
+                return match, {"chat_id": new}, None
+
+            with contextlib.suppress(Rejected):
+                await self._write(match_id, None, plan)
+                moved.append(match_id)
+        for source, target in moves:
+            if await self._call(self.redis.exists(source)):
+                with contextlib.suppress(ResponseError):
+                    await self._call(self.redis.renamenx(source, target))
+        await self._call(self.redis.delete(k.gone(old)))
+        return moved
 
     # -- challenges ----------------------------------------------------------
 
@@ -524,8 +659,9 @@ class MatchService:
                     k.user_matches(challenge.creator.id),
                     k.user_matches(joiner.id),
                     k.challenge_notices(),
+                    k.screens_due(),
                 ],
-                args=[raw, record.id, record.model_dump_json(), self.active_ttl, challenge_id],
+                args=[raw, record.id, record.model_dump_json(), self.active_ttl, challenge_id, now],
             )
         )
         if int(answer[0]) == -1:
@@ -557,7 +693,16 @@ class MatchService:
     async def profile(self, user_id: int) -> UserProfile:
         data = await self._call(self.redis.hgetall(self.keys.profile(user_id)))
         fields = {_text(a): _text(b) for a, b in data.items()}
-        return UserProfile.model_validate({"id": user_id, **fields, "started": fields.get("started") == "1"})
+        return UserProfile.model_validate(
+            {"id": user_id, **fields, "started": fields.get("started") == "1", "blocked": fields.get("blocked") == "1"}
+        )
+
+    async def set_blocked(self, user_id: int, blocked: bool) -> bool:
+        """Mark (or clear) a user as having blocked the bot; whether that changed anything."""
+        key = self.keys.profile(user_id)
+        if blocked:
+            return bool(await self._call(self.redis.hsetnx(key, "blocked", "1")))
+        return bool(await self._call(self.redis.hdel(key, "blocked")))
 
     async def update_profile(
         self, user_id: int, *, name: str | None = None, lang: Lang | None = None, started: bool | None = None
@@ -629,6 +774,12 @@ class MatchService:
         key = self.keys.chat_history(chat_id) if chat_id is not None else self.keys.user_history(user_id or 0)
         rows = await self._call(self.redis.lrange(key, 0, limit - 1))
         return [Summary.model_validate(json.loads(row)) for row in rows]
+
+
+def _deal_post(deal: Deal) -> str:
+    """A finished deal's result, to post in the group."""
+    post = {"k": "deal", "n": deal.number, "d": StoredDeal.of_deal(deal).model_dump()}
+    return json.dumps(post, separators=(",", ":"))
 
 
 def _text(value: bytes | str) -> str:

@@ -55,6 +55,12 @@ class MatchRecord(BaseModel):
     """The last few request ids (callback query ids) applied, newest last."""
     winner: int | None = None
     finish: Finish | None = None
+    prev: StoredDeal | None = None
+    """The last finished deal (the panels show its result until the next deal's first trick)."""
+    turn_since: int = 0
+    """The version at which the seat to act got the turn (its panel then arrives as a new message)."""
+    pressed: tuple[float, float] = (0.0, 0.0)
+    """When each seat last moved (a player who did in the last seconds is handed the turn silently)."""
 
     @property
     def is_active(self) -> bool:
@@ -72,10 +78,24 @@ class MatchRecord(BaseModel):
 
 
 class Messages(BaseModel):
-    """Telegram message ids of a match: the group table of the deal and each seat's private panel."""
+    """A match's Telegram messages and what each shows now; what must still be posted.
+
+    The match's version is what every message must reach: the delivery
+    (``bot.delivery``) brings Telegram there and records it here.
+    """
 
     table: int | None = None
+    table_deal: int | None = None
+    """The deal the table message belongs to (a new deal gets a new table)."""
+    table_version: int = -1
     panels: tuple[int | None, int | None] = (None, None)
+    panel_versions: tuple[int, int] = (-1, -1)
+    panel_since: tuple[int, int] = (-1, -1)
+    """The version at which each panel message was sent (-1: send a new one)."""
+    posts: list[str] = Field(default_factory=list)
+    """Results still to post in the group, oldest first (JSON: a finished deal or the match's end)."""
+    summary: Summary | None = None
+    """The result of a finished match, as counted."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -97,6 +117,8 @@ class UserProfile(BaseModel):
     lang: Lang | None = None
     started: bool = False
     """Whether the user has started the bot in private (so it may write to them)."""
+    blocked: bool = False
+    """Telegram answered 403 to a message for them (they blocked the bot); cleared by /start, /hand or unblocking."""
 
 
 class Challenge(BaseModel):
@@ -193,3 +215,6 @@ class MoveResult:
     """Set when the move finished the match."""
     duplicate: bool = False
     """The same request had been applied before; nothing changed now."""
+
+
+Messages.model_rebuild()

@@ -39,14 +39,18 @@ class StoredDeal(BaseModel):
 
     @classmethod
     def of(cls, match: Match) -> StoredDeal:
-        rec = match.deal.record()
+        return cls.of_deal(match.deal)
+
+    @classmethod
+    def of_deal(cls, deal: Deal) -> StoredDeal:
+        rec = deal.record()
         return cls(
             p=rec["preset"],
             t=rec["target"],
             s=rec["seed"],
             n=rec["deal"],
             f=rec["first"],
-            b=match.deal.score_before,
+            b=deal.score_before,
             h="".join(rec["hands"][0]) + "".join(rec["hands"][1]),
             k="".join(rec["stock"]),
             a=" ".join(rec["actions"]),

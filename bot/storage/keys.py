@@ -12,8 +12,22 @@ class Keys:
         self.prefix = prefix
 
     def match(self, match_id: str) -> str:
-        """Hash: ``v`` version, ``d`` the match record (JSON), ``t``/``p0``/``p1`` message ids."""
+        """Hash: ``v`` version, ``d`` the match record (JSON), ``s`` the summary of a counted finish;
+        what the messages show: ``t``/``tn``/``tv`` the table's id, deal and version, ``p0``/``p0v``/``p0n``
+        (and ``p1``...) each panel's id, version shown and version it was sent at."""
         return f"{self.prefix}:{{m:{match_id}}}"
+
+    def posts(self, match_id: str) -> str:
+        """List: the match's results still to post in the group (JSON), oldest first."""
+        return f"{self.prefix}:{{m:{match_id}}}:posts"
+
+    def screens_due(self) -> str:
+        """Sorted set: ids of the matches whose messages are behind their version, by when they fell behind."""
+        return f"{self.prefix}:due"
+
+    def gone(self, chat_id: int) -> str:
+        """String: the group removed the bot (its matches go on in private)."""
+        return f"{self.prefix}:gone:{chat_id}"
 
     def active(self, chat_id: int, user_id: int) -> str:
         """String: the id of the user's active match in the chat (one at most)."""

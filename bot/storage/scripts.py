@@ -14,10 +14,26 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 """
 
+
+# What every write of a match also does: append the results it made to the
+# match's posts (KEYS[posts]) and mark the match as having screens to bring
+# up to date (KEYS[dirty], a sorted set by time). ARGV[match_id], ARGV[now],
+# ARGV[count] the number of posts, the posts right after it.
+def _screens(*, posts: int, dirty: int, match_id: int, now: int, count: int) -> str:
+    return f"""
+for i = 1, tonumber(ARGV[{count}]) do redis.call('RPUSH', KEYS[{posts}], ARGV[{count} + i]) end
+if redis.call('EXISTS', KEYS[{posts}]) == 1 then redis.call('EXPIRE', KEYS[{posts}], ARGV[4]) end
+redis.call('ZADD', KEYS[{dirty}], ARGV[{now}], ARGV[{match_id}])
+"""
+
+
+# KEYS: 1 match, 2-3 the players' active-match keys (they live as long as the
+# match), 4 posts, 5 the matches with screens to update.
+# ARGV: 1-4 as CAS, 5 match id, 6 now, 7 number of posts, 8... posts.
 MOVE = (
     _CAS
+    + _screens(posts=4, dirty=5, match_id=5, now=6, count=7)
     + """
--- KEYS[2], KEYS[3]: the players' active-match keys live as long as the match.
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[3], ARGV[4])
 return {1}
@@ -30,15 +46,18 @@ return {1}
 # KEYS: 1 match, 2-3 active keys of seat 0/1, 4 chat's active set,
 #       5-6 the players' active sets, 7-8 chat stats of winner/loser,
 #       9 chat leaderboard, 10-11 global stats of winner/loser,
-#       12 global leaderboard, 13 chat history, 14-15 histories of winner/loser.
+#       12 global leaderboard, 13 chat history, 14-15 histories of winner/loser,
+#       16 posts, 17 the matches with screens to update.
 # ARGV: 1-4 as CAS, 5 count ('1'/'0'), 6 match id, 7 winner id, 8 loser id,
 #       9 K, 10 start rating, 11 game, 12 winner name, 13 loser name,
 #       14 summary JSON without its closing brace, 15 chat history length,
-#       16 user history length.
+#       16 user history length, 17 now, 18 number of posts, 19... posts.
+# A counted match also stores its summary (field 's') and posts its result.
 # Returns {1, chat rating change, global rating change, winner's and loser's new chat
 # ratings} or CAS's answers.
 FINISH = (
     _CAS
+    + _screens(posts=16, dirty=17, match_id=6, now=17, count=18)
     + """
 for i = 2, 3 do
   if redis.call('GET', KEYS[i]) == ARGV[6] then redis.call('DEL', KEYS[i]) end
@@ -80,6 +99,9 @@ local chat = count(KEYS[7], KEYS[8], KEYS[9])
 local dg = count(KEYS[10], KEYS[11], KEYS[12])[1]
 local dc = chat[1]
 local summary = ARGV[14] .. ',"rating_change":' .. dc .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
+redis.call('HSET', KEYS[1], 's', summary)
+redis.call('RPUSH', KEYS[16], '{"k":"match"}')
+redis.call('EXPIRE', KEYS[16], ARGV[4])
 redis.call('LPUSH', KEYS[13], summary)
 redis.call('LTRIM', KEYS[13], 0, tonumber(ARGV[15]) - 1)
 for i = 14, 15 do
@@ -94,8 +116,8 @@ return {1, dc, dg, chat[2], chat[3]}
 # refuse if either player is already in a match in this chat.
 # KEYS: 1 challenge, 2 creator's open-challenge key, 3 match, 4-5 active keys
 #       of creator/joiner, 6 chat's active set, 7-8 their active sets,
-#       9 the challenges awaiting an expiry notice.
-# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL, 5 challenge id.
+#       9 the challenges awaiting an expiry notice, 10 the matches with screens to update.
+# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL, 5 challenge id, 6 now.
 # Returns {1}, {-1} challenge gone or changed, {-2, who} already playing.
 ACCEPT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
@@ -110,6 +132,7 @@ redis.call('SADD', KEYS[6], ARGV[2])
 redis.call('SADD', KEYS[7], ARGV[2])
 redis.call('SADD', KEYS[8], ARGV[2])
 redis.call('HDEL', KEYS[9], ARGV[5])
+redis.call('ZADD', KEYS[10], ARGV[6], ARGV[2])
 return {1}
 """
 
@@ -151,10 +174,34 @@ redis.call('HDEL', KEYS[3], ARGV[2])
 return 1
 """
 
-# Set a field of a hash only while the hash exists (a message id of a live match).
-# KEYS: 1 the hash. ARGV: 1 field, 2 value.
-SET_IF_EXISTS = """
+# Drop the oldest post of a match once it has been delivered (only if it is
+# still that post: a second delivery of it changes nothing).
+# KEYS: 1 posts. ARGV: 1 the post as read. Returns 1 when dropped.
+POP_POST = """
+if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LPOP', KEYS[1]) return 1 end
+return 0
+"""
+
+# Record what the match's messages show now (fields of the match hash), while the match exists.
+# KEYS: 1 match. ARGV: field, value, field, value...
+SHOWN = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+# A match whose screens are up to date leaves the set of those to update:
+# no post left, and the table and both panels at the match's version (or
+# not to be delivered: ARGV[2] is '1' when the group is gone, ARGV[3] and
+# ARGV[4] when that seat's player blocked the bot). A match that expired leaves too.
+# KEYS: 1 match, 2 posts, 3 the matches with screens to update. ARGV: 1 match id, 2-4 as above.
+SETTLE = """
+local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v')
+if not f[1] then redis.call('ZREM', KEYS[3], ARGV[1]) return 1 end
+if redis.call('LLEN', KEYS[2]) > 0 and ARGV[2] ~= '1' then return 0 end
+if f[2] ~= f[1] and ARGV[2] ~= '1' then return 0 end
+if f[3] ~= f[1] and ARGV[3] ~= '1' then return 0 end
+if f[4] ~= f[1] and ARGV[4] ~= '1' then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 """

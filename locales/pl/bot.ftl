@@ -124,7 +124,6 @@ panel-hand = Twoje kamienie: { $tiles }
 panel-hint = Kamieni w nawiasach nie możesz teraz zagrać.
 panel-over = Rozdanie zakończone.
 panel-match-over = Mecz zakończony.
-panel-moved = Panel przeniesiony niżej.
 btn-claim = 📣 { $tile }: zgłoś { doubles } ({ $value })
 claim-value = { $gp ->
     [0] { points }
@@ -150,6 +149,7 @@ refusal-no_claim = Takiej deklaracji nie można zgłosić.
 refusal-cannot_close = Teraz nie można zamknąć talonu.
 refusal-bid_too_low = Odzywka musi być wyższa od poprzedniej.
 toast-stale = Ten przycisk jest nieaktualny — spójrz na nowszą wiadomość.
+toast-panel-resent = Panel był nieaktualny — świeży jest niżej w czacie z botem.
 toast-old-panel = To stary panel — używaj najnowszego.
 toast-not-your-question = To pytanie nie jest do ciebie.
 toast-not-player = Nie grasz w tym meczu.
@@ -180,6 +180,7 @@ error-internal = Coś poszło nie tak — spróbuj jeszcze raz.
 error-storage = Baza danych jest niedostępna, spróbuj za minutę.
 error-admin-only = To mogą zrobić tylko administratorzy grupy.
 error-self-challenge = Nie możesz wyzwać samego siebie.
+player-blocked = ⚠️ Bot nie może pisać do gracza { $name }: bot jest zablokowany. Mecz czeka — odblokuj bota i wyślij mu /hand.
 need-start = { $name }, otwórz prywatny czat z botem, żeby dostać swoje kamienie.
 
 ## Results

@@ -280,17 +280,21 @@ class TestMessages:
         """The table and panel ids read back (also by a new instance); a new match has none."""
         record, _ = await start_match(service)
         assert await service.messages(record.id) == Messages()
-        await service.set_table_message(record.id, 10)
-        await service.set_panel_message(record.id, 1, 21)
-        assert await backend.service().messages(record.id) == Messages(table=10, panels=(None, 21))
-        await service.set_panel_message(record.id, 0, 20)
-        await service.set_table_message(record.id, 11)
-        assert await service.messages(record.id) == Messages(table=11, panels=(20, 21))
+        await service.shown(record.id, t=10, tn=1, tv=0)
+        await service.shown(record.id, p1=21, p1v=0, p1n=0)
+        assert await backend.service().messages(record.id) == Messages(
+            table=10, table_deal=1, table_version=0, panels=(None, 21), panel_versions=(-1, 0), panel_since=(-1, 0)
+        )
+        await service.shown(record.id, p0=20, p0v=0, p0n=0)
+        await service.shown(record.id, t=11)
+        assert await service.messages(record.id) == Messages(
+            table=11, table_deal=1, table_version=0, panels=(20, 21), panel_versions=(0, 0), panel_since=(0, 0)
+        )
 
     async def test_not_versioned(self, service: MatchService) -> None:
         """Storing message ids leaves the record as it was, so a button of the current version still works."""
         record, match = await start_match(service)
-        await service.set_table_message(record.id, 10)
+        await service.shown(record.id, t=10)
         assert await service.get(record.id) == (record, match)
         result = await service.submit(record.id, to_move(record, match).id, match.legal_actions()[0], version=0)
         assert result.record.version == 1

@@ -71,11 +71,8 @@ class FakeBot:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    clock = Clock()
-    # asyncio.sleep is the one the outbox waits with; patched for this test only.
-    monkeypatch.setattr("bot.outbox.asyncio.sleep", clock.sleep)
-    return clock
+def clock() -> Clock:
+    return Clock()
 
 
 def most_in_window(times: list[float], window: float) -> int:
@@ -93,7 +90,7 @@ class TestGroupBudget:
     async def test_a_busy_match(self, clock: Clock) -> None:
         """300 table changes and 15 new messages in a burst: within budget, newest table shown, edits coalesced."""
         bot = FakeBot(clock)
-        box = Outbox(bot, group_budget=20, group_window=60.0, clock=clock)  # type: ignore[arg-type]
+        box = Outbox(bot, group_budget=20, group_window=60.0, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
         table = (await box.send(GROUP, "table v0")).message_id
         for version in range(1, 301):
             box.edit(GROUP, table, f"table v{version}", None, version)
@@ -111,7 +108,7 @@ class TestGroupBudget:
     async def test_an_older_version_never_overwrites(self, clock: Clock) -> None:
         """An edit for an older version arriving late is dropped."""
         bot = FakeBot(clock)
-        box = Outbox(bot, clock=clock)  # type: ignore[arg-type]
+        box = Outbox(bot, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
         table = (await box.send(GROUP, "v0")).message_id
         box.edit(GROUP, table, "v5", None, 5)
         await box.drain()
@@ -126,7 +123,7 @@ class TestPrivateChat:
     async def test_one_a_second(self, clock: Clock) -> None:
         """Panel edits and sends to one user are spaced by at least a second."""
         bot = FakeBot(clock)
-        box = Outbox(bot, private_gap=1.0, clock=clock)  # type: ignore[arg-type]
+        box = Outbox(bot, private_gap=1.0, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
         panel = (await box.send(PRIVATE, "p0")).message_id
         for version in range(1, 40):
             box.edit(PRIVATE, panel, f"p{version}", None, version)
@@ -145,7 +142,7 @@ class TestTelegramErrors:
     async def test_retry_after(self, clock: Clock) -> None:
         """Two 429s in a row: the send waits retry_after each time and then goes through."""
         bot = FakeBot(clock, retry_after=[3, 5])
-        box = Outbox(bot, clock=clock)  # type: ignore[arg-type]
+        box = Outbox(bot, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
         await box.send(GROUP, "hello")
         assert [c[3] for c in bot.calls] == ["hello"]
         assert clock.now >= 8
@@ -153,7 +150,7 @@ class TestTelegramErrors:
     async def test_not_modified(self, clock: Clock) -> None:
         """An edit to the same text is silently fine."""
         bot = FakeBot(clock)
-        box = Outbox(bot, clock=clock)  # type: ignore[arg-type]
+        box = Outbox(bot, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
         message = (await box.send(GROUP, "same")).message_id
         box.edit(GROUP, message, "same", None)
         await box.drain()

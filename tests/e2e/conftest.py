@@ -63,8 +63,7 @@ async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> A
         fake.wake()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(polling, 5)
-        app.presenter.close()
-        await app.outbox.drain()
+        await app.close()
         await app.bot.session.close()
         await redis.aclose()
 

@@ -124,6 +124,12 @@ class FakeTelegram:
         self.commands: list[dict[str, Any]] = []
         self.fail_with_429 = 0
         self.retry_after = 1
+        self.flood_until = 0.0
+        """Until this time (``time.monotonic``) every method but getUpdates answers 429 (a burst)."""
+        self.blocked: set[int] = set()
+        """Users who blocked the bot: 403 to anything sent to them."""
+        self.kicked: set[int] = set()
+        """Groups that removed the bot: 403 to anything sent there."""
         self.unknown_methods: list[str] = []
         self._runner: web.AppRunner | None = None
         self.base = ""
@@ -170,14 +176,21 @@ class FakeTelegram:
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if method == "getUpdates":
             return 200, {"ok": True, "result": await self._get_updates(p)}
-        if method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0:
-            self.fail_with_429 -= 1
+        flood = method != "getUpdates" and time.monotonic() < self.flood_until
+        if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):
+            if not flood:
+                self.fail_with_429 -= 1
             return 429, {
                 "ok": False,
                 "error_code": 429,
                 "description": f"Too Many Requests: retry after {self.retry_after}",
                 "parameters": {"retry_after": self.retry_after},
             }
+        chat = p.get("chat_id")
+        if chat is not None and int(chat) in self.blocked:
+            return self._error(403, "Forbidden: bot was blocked by the user")
+        if chat is not None and int(chat) in self.kicked:
+            return self._error(403, "Forbidden: bot was kicked from the supergroup chat")
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             self.unknown_methods.append(method)

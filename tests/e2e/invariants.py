@@ -80,6 +80,9 @@ class Referee:
         """Group messages up to this id belong to earlier matches."""
         self.tables: set[int] = set()
         self.table_marks, self.panel_marks = _marks(app.presenter.i18n)
+        self.deal_score_marks = tuple(
+            " ".join(app.presenter.i18n[lang]("deal-score", a="A", b="B", sa=0, sb=0).split(" ")[:2]) for lang in LANGS
+        )
         self.checks = 0
         self.match_id: str | None = None
 
@@ -101,19 +104,27 @@ class Referee:
             if shown:
                 assert shown == hands[seat], f"seat {seat}'s panel shows {shown}, the hand is {hands[seat]}"
             self._no_leak_to_opponent(panel, hands[1 - seat])
-        table = (await self.app.service.messages(record.id)).table
-        assert table is not None
-        self.tables.add(table)
+        messages = await self.app.service.messages(record.id)
+        # The group's side may lag behind the panels (it waits for the group's budget): a table that
+        # belongs to a finished deal is no longer the current one.
+        table = messages.table if messages.table_deal == match.deal.number else None
+        if messages.table is not None:
+            self.tables.add(messages.table)
         self._no_leak_to_group(table, hands[0] | hands[1])
         self.checks += 1
 
     def _no_leak_to_opponent(self, panel: Sent, theirs: set[str]) -> None:
-        leaked = (tiles_in(panel.text) & theirs) - public_tiles(panel.text, self.panel_marks)
+        text = panel.text
+        head, blank, rest = text.partition("\n\n")
+        if blank and any(line.startswith(self.deal_score_marks) for line in head.splitlines()):
+            # The deal that just ended (its last trick): those tiles were dealt again since.
+            text = rest
+        leaked = (tiles_in(text) & theirs) - public_tiles(text, self.panel_marks)
         for b in panel.buttons():
             leaked |= tiles_in(b["text"]) & theirs
         assert not leaked, f"a panel shows the opponent's {sorted(leaked)}:\n{panel.text}"
 
-    def _no_leak_to_group(self, table: int, hands: set[str]) -> None:
+    def _no_leak_to_group(self, table: int | None, hands: set[str]) -> None:
         for sent in self.fake.chat_messages(self.group):
             if sent.message_id <= self.since or (sent.message_id in self.tables and sent.message_id != table):
                 # A finished deal's table: its tiles were dealt again since.

@@ -242,7 +242,12 @@ async def play_series(fake: FakeTelegram, app: App, book: Book) -> list[Played]:
                 sw=match.score[w],
                 sl=match.score[lo],
             )
-        result = next(m for m in fake.chat_messages(chat) if m.message_id > after and m.text.startswith(head + "\n"))
+        result = await fake.wait_for(
+            lambda h=head, c=chat, a=after: next(
+                (m for m in fake.chat_messages(c) if m.message_id > a and m.text.startswith(h + "\n")), None
+            ),
+            what="the result",
+        )
         played.append(
             Played(
                 match_id=match_id,
@@ -278,7 +283,7 @@ async def series() -> AsyncIterator[Series]:
             assert answer["text"] == app.presenter.i18n["pl"]("toast-done")
             book = Book()
             played = await play_series(fake, app, book)
-            await app.outbox.drain()
+            await app.settled()
             await invariants.all_well(fake)
             yield Series(fake, app, played, book)
     finally:
@@ -510,7 +515,7 @@ class TestSettings:
             for data in ("cfg:game:42", "cfg:preset:bingo-classic", "cfg:target:7", "cfg:lang:pl"):
                 before, sends = await app.service.chat_settings(GROUP), group_sends(fake, GROUP)
                 answer = await fake.wait_answer(fake.press(BOB, menu, data))
-                await app.outbox.drain()
+                await app.settled()
                 assert answer["text"] == tr("toast-admin-only")
                 assert await app.service.chat_settings(GROUP) == before == ChatSettings()
                 assert group_sends(fake, GROUP) == sends, f"{data} changed a group message"
@@ -526,7 +531,7 @@ class TestSettings:
             menu = await ask(fake, ANN, GROUP, "/settings")
             sends = group_sends(fake, GROUP)
             answer = await fake.wait_answer(fake.press(ANN, menu, data))
-            await app.outbox.drain()
+            await app.settled()
             assert answer["text"] == tr("toast-bad-button")
             assert await app.service.chat_settings(GROUP) == ChatSettings()
             assert group_sends(fake, GROUP) == sends
@@ -542,7 +547,7 @@ class TestSettings:
             old = Sent(menu.chat_id, menu.message_id, menu.text, menu.reply_markup)
             await fake.wait_answer(fake.press(ANN, menu, "cfg:game:42"))
             await fake.wait_answer(fake.press(ANN, old, "cfg:target:8"))
-            await app.outbox.drain()
+            await app.settled()
             message = await challenge(fake, BOB, GROUP)
             assert message.text.startswith(
                 tr("challenge-anyone", creator="Bob", game=tr("preset-42"), target=find_preset("42").target)

@@ -45,7 +45,7 @@ class TestRetryAfter:
             fake.fail_with_429 = 2
             playout = await play(fake, (ANN, BOB), rng, max_moves=3)
             assert playout.moves == 3
-            await app.outbox.drain()
+            await app.settled()
             assert [c.status for c in fake.calls].count(429) == 2
             record, match = await app.service.get(match_id)
             table = (await app.service.messages(match_id)).table
@@ -73,7 +73,7 @@ class TestNotModified:
             for _ in range(2):
                 answer = await fake.wait_answer(fake.press(ANN, confirm, keep))
                 assert answer["text"] == tr("surrender-kept")
-                await app.outbox.drain()
+                await app.settled()
             edits = [
                 c
                 for c in fake.calls

@@ -31,7 +31,7 @@ class TestUpdateLog:
             await start_bot(fake, ANN)
             match_id = await new_match(fake, ANN, BOB, GROUP)
             await play(fake, (ANN, BOB), random.Random(5), max_moves=12)
-            await app.outbox.drain()
+            await app.settled()
             hands = {b["text"] for u in (ANN, BOB) if (p := panel_of(fake, u)) for b in p.buttons()}
         lines = [r.getMessage() for r in caplog.records if r.name == "bot.updates"]
         parsed = [m for line in lines if (m := LINE.match(line))]

@@ -7,6 +7,7 @@ from html import escape
 
 import pytest
 
+from bot import render
 from bot.services.models import Finish, Lang, Status
 from engine import find_preset
 from tests.e2e import invariants
@@ -72,7 +73,7 @@ class TestWholeMatches:
             await referee.check()
 
             playout = await play_to_end(fake, (ann, bob), random.Random(seed), after_move=referee.check)
-            await app.outbox.drain()
+            await app.settled()
 
             assert referee.checks == playout.moves + 1
             first_table = fake.messages[(GROUP, min(referee.tables))]
@@ -86,8 +87,15 @@ class TestWholeMatches:
             w = record.winner
             won = tr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
             assert any(m.text.startswith(won) for m in fake.chat_messages(GROUP))
+            summary = (await app.service.messages(record.id)).summary
+            assert summary is not None
+            rating = render.rating_text(tr, record, summary)
+            assert rating is not None
             for user in (ann, bob):
-                assert fake.chat_messages(user.id)[-1].text.endswith(tr("panel-match-over"))
+                # Each player's last panel says the match is over, with the result and the rating change.
+                last = fake.chat_messages(user.id)[-1]
+                assert tr("panel-match-over") in last.text and won in last.text and last.buttons() == []
+                assert last.text.endswith(rating)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))
             invariants.no_tile_on_group_buttons(fake, GROUP)

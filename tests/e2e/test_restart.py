@@ -24,7 +24,7 @@ class TestRestart:
             await start_bot(fake, ANN)
             match_id = await new_match(fake, ANN, BOB, GROUP)
             await play(fake, (ANN, BOB), rng, max_moves=9)
-            await app.outbox.drain()
+            await app.settled()
             before, _ = await app.service.get(match_id)
         assert before.version >= 9
         panels = [panel_of(fake, u) for u in (ANN, BOB)]
@@ -33,7 +33,7 @@ class TestRestart:
             after, _ = await app.service.get(match_id)
             assert after.version == before.version
             playout = await play_to_end(fake, (ANN, BOB), rng)
-            await app.outbox.drain()
+            await app.settled()
             final, match = await app.service.get(match_id)
         assert playout.moves > 0 and match.is_over and final.version == before.version + playout.moves
         texts = [m.text for m in fake.chat_messages(GROUP)]

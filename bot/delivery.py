@@ -1,0 +1,304 @@
+"""Brings every message of a match to the match's version: the group's table and results, each panel.
+
+What each message should show is state in Redis, not a memory: the match's
+version (written by the move itself), the results still to post (appended
+by the same script) and what each message shows now (``Messages``). A
+match whose messages are behind is in the service's due set; ``kick`` runs
+its delivery now, ``resume`` picks up every due match after a start, and a
+sweep retries any that a failure left behind.
+
+Each match has three lanes that never wait for one another: the group (the
+finished deal's final table, its result, the new deal's table, the match
+result, in that order) and one per panel, so a group waiting for its budget
+or in a flood wait never holds up a player's hand. A lane renders from the
+newest record on each pass, so older versions are skipped, never shown
+after a newer one; a failure (429, network, Redis) is retried with backoff
+until Telegram takes the newest version.
+
+The turn: when it passes to a player, their panel comes as a new message at
+the bottom of their chat (so Telegram notifies them; silently when they moved
+in the last ``QUIET_AFTER`` seconds); the old one is deleted, or loses its
+buttons where deleting fails. The player who just moved gets an edit.
+
+Telegram cannot make a send idempotent: if the process dies after Telegram
+took a message but before Redis recorded it, the next pass sends it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from html import escape
+
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat, TelegramRetryAfter
+
+from bot import keyboards, render
+from bot.i18n import I18n, Translator
+from bot.outbox import Outbox
+from bot.services.matches import MatchService, Rejected, StorageUnavailable
+from bot.services.models import MatchRecord, Messages
+from bot.storage.codec import StoredDeal
+from engine import Match
+
+log = logging.getLogger(__name__)
+
+QUIET_AFTER = 20.0
+"""A player who moved this many seconds ago or less is handed the turn without a notification."""
+BACKOFF_FIRST = 1.0
+BACKOFF_CAP = 30.0
+SWEEP_EVERY = 15.0
+GROUP = "group"
+Lane = str | int
+"""``GROUP`` or a seat."""
+
+
+@dataclass
+class _Job:
+    """One match's lanes: which must run again, and the tasks running them."""
+
+    dirty: dict[Lane, bool] = field(default_factory=lambda: {GROUP: True, 0: True, 1: True})
+    tasks: dict[Lane, asyncio.Task[None]] = field(default_factory=dict)
+
+
+class Delivery:
+    def __init__(
+        self,
+        service: MatchService,
+        outbox: Outbox,
+        i18n: I18n,
+        *,
+        time: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
+        bot_username: str = "",
+    ) -> None:
+        self.bot_username = bot_username
+        self.service = service
+        self.outbox = outbox
+        self.i18n = i18n
+        self.time = time
+        self.sleep = sleep
+        self.on_migrate = on_migrate
+        self._jobs: dict[str, _Job] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # -- scheduling -----------------------------------------------------------
+
+    def kick(self, match_id: str, lanes: tuple[Lane, ...] = (GROUP, 0, 1)) -> None:
+        """Bring the match's messages up to date now (a lane already running passes once more)."""
+        if self._closed:
+            return
+        job = self._jobs.setdefault(match_id, _Job())
+        for lane in lanes:
+            job.dirty[lane] = True
+            task = job.tasks.get(lane)
+            if task is None or task.done():
+                job.tasks[lane] = asyncio.create_task(self._run(match_id, job, lane))
+
+    async def resume(self) -> None:
+        """Start delivering every due match (after a start), and keep sweeping for any left behind."""
+        await self._sweep_once()
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep_once(self) -> None:
+        for match_id in await self.service.screens_due():
+            if match_id not in self._jobs:
+                self.kick(match_id)
+
+    async def _sweep(self) -> None:
+        while not self._closed:
+            await self.sleep(SWEEP_EVERY)
+            try:
+                await self._sweep_once()
+            except StorageUnavailable:
+                log.warning("delivery sweep: storage unavailable")
+
+    async def close(self) -> None:
+        """Stop delivering (what is due stays due in Redis for the next start)."""
+        self._closed = True
+        tasks = [t for job in self._jobs.values() for t in job.tasks.values() if not t.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def idle(self) -> None:
+        """Wait until no lane has work (tests)."""
+        while True:
+            tasks = [t for job in self._jobs.values() for t in job.tasks.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _run(self, match_id: str, job: _Job, lane: Lane) -> None:
+        backoff = BACKOFF_FIRST
+        while job.dirty[lane] and not self._closed:
+            job.dirty[lane] = False
+            try:
+                await self._pass(match_id, lane)
+                backoff = BACKOFF_FIRST
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                job.dirty[lane] = True
+                wait = float(exc.retry_after) if isinstance(exc, TelegramRetryAfter) else backoff
+                log.warning("match %s %s: delivery failed (%s: %s), again in %.0f s", match_id, lane,
+                            type(exc).__name__, exc, wait)  # fmt: skip
+                await self.sleep(wait)
+                backoff = min(backoff * 2, BACKOFF_CAP)
+        if all(t.done() or t is asyncio.current_task() for t in job.tasks.values()) and not any(job.dirty.values()):
+            self._jobs.pop(match_id, None)
+            with contextlib.suppress(StorageUnavailable, Rejected):
+                await self._settle(match_id)
+
+    async def _settle(self, match_id: str) -> None:
+        try:
+            record, _ = await self.service.peek(match_id)
+        except Rejected:
+            await self.service.settle(match_id, group_gone=True, blocked=(True, True))
+            return
+        blocked = (await self._blocked(record, 0), await self._blocked(record, 1))
+        await self.service.settle(match_id, group_gone=await self.service.group_gone(record.chat_id), blocked=blocked)
+
+    async def _blocked(self, record: MatchRecord, seat: int) -> bool:
+        return (await self.service.profile(record.players[seat].id)).blocked
+
+    # -- one pass of one lane --------------------------------------------------
+
+    async def _pass(self, match_id: str, lane: Lane) -> None:
+        try:
+            record, match, messages = await self.service.screens(match_id)
+        except Rejected:
+            return  # expired: nothing left to show
+        if lane == GROUP:
+            await self._group(record, match, messages)
+        else:
+            assert isinstance(lane, int)
+            await self._panel(record, match, messages, lane)
+
+    async def _group(self, record: MatchRecord, match: Match, messages: Messages) -> None:
+        chat = record.chat_id
+        if await self.service.group_gone(chat):
+            return
+        tr = self.i18n[record.lang]
+        try:
+            for post in messages.posts:
+                if json.loads(post)["k"] == "match":
+                    messages = await self._table(record, match, messages, tr)  # the final table, then the result
+                await self._post(record, messages, post, tr)
+                await self.service.posted(record.id, post)
+            await self._table(record, match, messages, tr)
+        except TelegramMigrateToChat as exc:
+            if self.on_migrate is not None:
+                await self.on_migrate(chat, exc.migrate_to_chat_id)
+            raise
+        except TelegramForbiddenError as exc:
+            log.info("group %s: %s; its matches go on in private", chat, exc.message)
+            await self.service.set_group_gone(chat, True)
+
+    async def _table(self, record: MatchRecord, match: Match, messages: Messages, tr: Translator) -> Messages:
+        """Bring the current deal's table to the match's version (a new deal gets a new message)."""
+        chat, number, version = record.chat_id, match.deal.number, record.version
+        text = render.table_text(tr, record, match.deal.view(None))
+        if messages.table is not None and messages.table_deal == number:
+            if messages.table_version >= version:
+                return messages
+            if await self._edit(chat, messages.table, text, None, version):
+                await self.service.shown(record.id, tv=version)
+                return messages.model_copy(update={"table_version": version})
+        sent = await self.outbox.send(chat, text)
+        await self.service.shown(record.id, t=sent.message_id, tn=number, tv=version)
+        return messages.model_copy(update={"table": sent.message_id, "table_deal": number, "table_version": version})
+
+    async def _post(self, record: MatchRecord, messages: Messages, post: str, tr: Translator) -> None:
+        """Post one result; a finished deal's table first shows the deal's end."""
+        data = json.loads(post)
+        chat = record.chat_id
+        if data["k"] == "deal":
+            deal = StoredDeal.model_validate(data["d"]).to_match().deal
+            if messages.table is not None and messages.table_deal == deal.number:
+                final = render.table_text(tr, record, deal.view(None))
+                await self._edit(chat, messages.table, final, None, record.version)
+            await self.outbox.send(chat, render.deal_result_text(tr, record, deal))
+        elif messages.summary is not None:
+            lines = [render.match_result_text(tr, record, messages.summary)]
+            rating = render.rating_text(tr, record, messages.summary)
+            if rating is not None:
+                lines.append(rating)
+            await self.outbox.send(chat, "\n".join(lines))
+
+    async def _edit(self, chat: int, message_id: int, text: str, markup: object, version: int) -> bool:
+        """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
+        try:
+            await self.outbox.edit_now(chat, message_id, text, markup, version)  # type: ignore[arg-type]
+        except TelegramBadRequest as exc:
+            if "not found" in exc.message or "can't be edited" in exc.message:
+                return False
+            raise
+        return True
+
+    async def _panel(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> None:
+        player = record.players[seat]
+        profile = await self.service.profile(player.id)
+        if profile.blocked:
+            return
+        tr = self.i18n[record.lang]
+        view = match.deal.view(seat)
+        prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
+        text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
+        markup = keyboards.panel_keyboard(tr, record.id, record.version, view) if record.is_active else None
+        old = messages.panel(seat)
+        since = messages.panel_since[seat]
+        handed = record.is_active and match.turn == seat and since < record.turn_since
+        try:
+            if old is not None and since >= 0 and not handed:
+                if messages.panel_versions[seat] < record.version:
+                    if await self._edit(player.id, old, text, markup, record.version):
+                        await self.service.shown(record.id, **{f"p{seat}v": record.version})
+                        return
+                else:
+                    return
+            quiet = self.time() - record.pressed[seat] < QUIET_AFTER
+            sent = await self.outbox.send(player.id, text, markup, silent=quiet)
+            await self.service.shown(
+                record.id, **{f"p{seat}": sent.message_id, f"p{seat}v": record.version, f"p{seat}n": record.version}
+            )
+        except TelegramForbiddenError as exc:
+            await self._player_gone(record, seat, exc)
+            return
+        if old is not None and old != sent.message_id and not await self._quietly(self.outbox.delete(player.id, old)):
+            await self._quietly(self.outbox.strip(player.id, old))
+
+    async def _quietly(self, call: Awaitable[object]) -> bool:
+        """Tidying up an old panel is best effort: a failure leaves a panel whose presses are refused anyway."""
+        try:
+            result = await call
+        except Exception as exc:
+            log.info("tidying an old panel failed: %s", exc)
+            return False
+        return result is not False
+
+    async def _player_gone(self, record: MatchRecord, seat: int, exc: TelegramForbiddenError) -> None:
+        """The player blocked the bot: say so once to the opponent and the group; their panel waits for /hand."""
+        player = record.players[seat]
+        log.info("match %s: %s cannot be written to (%s)", record.id, player.id, exc.message)
+        if not await self.service.set_blocked(player.id, True):
+            return
+        tr = self.i18n[record.lang]
+        if "initiate" in exc.message:  # never started the bot: a button in the group opens it
+            text = tr("need-start", name=escape(player.name))
+            markup = keyboards.open_bot_keyboard(tr, self.bot_username, f"m_{record.id}")
+        else:
+            text, markup = tr("player-blocked", name=escape(player.name)), None
+            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                await self.outbox.send(record.players[1 - seat].id, text)
+        if record.is_active and not await self.service.group_gone(record.chat_id):
+            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                await self.outbox.send(record.chat_id, text, markup)
