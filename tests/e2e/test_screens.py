@@ -1,0 +1,113 @@
+"""What players see when the turn changes hands, and when chats change under a match."""
+
+from __future__ import annotations
+
+import random
+from html import escape
+
+from tests.e2e import invariants
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import ask, new_match, panel_of, play, play_to_end, playable, start_bot
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+
+GROUP = -100555
+ANN = FakeUser(5501, "Ann", "ann_screens", "ru")
+BOB = FakeUser(5502, "Bob", "bob_screens", "ru")
+
+
+def panel_sends(fake: FakeTelegram, user: FakeUser) -> list[dict[str, object]]:
+    """Parameters of the successful sendMessage calls that carried game buttons to ``user``."""
+    return [c.params for c in fake.calls_to(user.id, ("sendMessage",)) if "a:" in str(c.params.get("reply_markup", ""))]
+
+
+class TestTurn:
+    """The player who gets the turn gets a new message; the one who moved, an edit."""
+
+    async def test_handover_is_a_new_message(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        rng = random.Random(3)
+        async with running_bot(fake, prefix) as app:
+            await start_bot(fake, ANN)
+            await start_bot(fake, BOB)
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            handovers = 0
+            for _ in range(30):
+                _, match = await app.service.get(match_id)
+                if match.is_over:
+                    break
+                mover = (ANN, BOB)[match.turn or 0]
+                other = BOB if mover is ANN else ANN
+                before = {u.id: panel_of(fake, u) for u in (ANN, BOB)}
+                playout = await play(fake, (ANN, BOB), rng, max_moves=1)
+                assert playout.moves == 1
+                await app.settled()
+                _, after_match = await app.service.get(match_id)
+                old_mover, old_other = before[mover.id], before[other.id]
+                new_mover, new_other = panel_of(fake, mover), panel_of(fake, other)
+                if old_mover is None or old_other is None:
+                    continue
+                if after_match.turn == 1 - (match.turn or 0):
+                    handovers += 1
+                    # The opponent's panel is a new message at the bottom; the old one is gone.
+                    assert new_other is not None and new_other.message_id > old_other.message_id
+                    assert (other.id, old_other.message_id) not in fake.messages
+                    # The mover's panel was edited in place (unless the deal ended and they lead again).
+                    assert new_mover is None or new_mover.message_id == old_mover.message_id
+            assert handovers >= 5
+            sends = panel_sends(fake, ANN) + panel_sends(fake, BOB)
+            # The first panels ring; a player who moved a moment ago is handed the turn silently.
+            assert not sends[0].get("disable_notification")
+            assert any(str(p.get("disable_notification")).lower() == "true" for p in sends[2:])
+            await invariants.all_well(fake)
+
+
+class TestChatsThatChange:
+    """A group that removes the bot, a player who blocks it."""
+
+    async def test_group_removes_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """403 from the group: the match goes on in private and its result still counts."""
+        rng = random.Random(4)
+        async with running_bot(fake, prefix) as app:
+            await start_bot(fake, ANN)
+            await start_bot(fake, BOB)
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            await play(fake, (ANN, BOB), rng, max_moves=4)
+            fake.kicked.add(GROUP)
+            await play_to_end(fake, (ANN, BOB), rng)
+            await app.settled()
+            record, _ = await app.service.get(match_id)
+            assert not record.is_active and record.winner is not None
+            winner = (ANN, BOB)[record.winner]
+            assert (await app.service.stats(winner.id)).won == 1
+            refused = [c for c in fake.calls if c.status == 403 and str(c.params.get("chat_id")) == str(GROUP)]
+            assert 1 <= len(refused) <= 3, "the bot keeps writing to a group that removed it"
+            for user in (ANN, BOB):
+                last = fake.chat_messages(user.id)[-1]
+                assert app.presenter.i18n["ru"]("panel-match-over") in last.text
+
+    async def test_player_blocks_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """403 from a player: the opponent and the group are told once; unblocking and /hand resumes."""
+        rng = random.Random(5)
+        async with running_bot(fake, prefix) as app:
+            await start_bot(fake, ANN)
+            await start_bot(fake, BOB)
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            fake.blocked.add(BOB.id)
+            tr = app.presenter.i18n["ru"]
+            notice = tr("player-blocked", name=escape(BOB.first_name))
+            # One move by whoever acts (both panels are current): Bob's panel is then due, and refused.
+            _, match = await app.service.get(match_id)
+            user = (ANN, BOB)[match.turn or 0]
+            panel = panel_of(fake, user)
+            assert panel is not None
+            answer = await fake.wait_answer(fake.press(user, panel, rng.choice(playable(panel))["callback_data"]))
+            assert not answer.get("text")
+            await app.settled()
+            group_notices = [m for m in fake.chat_messages(GROUP) if m.text == notice]
+            ann_notices = [m for m in fake.chat_messages(ANN.id) if m.text == notice]
+            assert len(group_notices) == 1 and len(ann_notices) == 1
+            fake.blocked.discard(BOB.id)
+            await ask(fake, BOB, BOB.id, "/hand")
+            await fake.wait_for(lambda: panel_of(fake, BOB), what="Bob's panel again")
+            await play_to_end(fake, (ANN, BOB), rng)
+            await app.settled()
+            assert len([m for m in fake.chat_messages(GROUP) if m.text == notice]) == 1
