@@ -170,16 +170,19 @@ class Outbox:
             if waiting is not None and waiting[0] <= version:
                 del lane.pending[message_id]
             self._mark_shown(lane, message_id, version)
-            await self._call(
-                partial(
-                    self.bot.edit_message_text,
-                    text=text,
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    reply_markup=markup,
-                    parse_mode="HTML",
-                )
+            await self._edit_text(chat_id, message_id, text, markup)
+
+    async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> None:
+        await self._call(
+            partial(
+                self.bot.edit_message_text,
+                text=text,
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=markup,
+                parse_mode="HTML",
             )
+        )
 
     async def strip(self, chat_id: int, message_id: int) -> None:
         """Remove a message's buttons, without waiting for the chat's budget (best effort, no retries)."""
@@ -216,16 +219,7 @@ class Outbox:
                     continue
                 self._mark_shown(lane, message_id, version)
                 try:
-                    await self._call(
-                        partial(
-                            self.bot.edit_message_text,
-                            text=text,
-                            chat_id=chat_id,
-                            message_id=message_id,
-                            reply_markup=markup,
-                            parse_mode="HTML",
-                        )
-                    )
+                    await self._edit_text(chat_id, message_id, text, markup)
                 except Exception:
                     log.exception("edit of message %s in chat %s failed", message_id, chat_id)
 
