@@ -181,7 +181,7 @@ class TestStaleButtons:
             lambda: (p := panel_of(scene.fake, user)) is not None and p.message_id > new.message_id and p,
             what="the panel sent again",
         )
-        assert (user.id, new.message_id) not in scene.fake.messages
+        await scene.fake.wait_for(lambda: (user.id, new.message_id) not in scene.fake.messages, what="the deletion")
         await scene.move(user, newest, kept)
 
     async def test_button_of_an_older_version(self, scene: Scene) -> None:
