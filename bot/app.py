@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -16,7 +17,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.clock import Clock
+from bot.clock import BACKOFF_FIRST, Clock, next_backoff
 from bot.config import Settings, StartupError
 from bot.delivery import Delivery
 from bot.i18n import I18n
@@ -30,25 +31,23 @@ from bot.storage.redis import create_redis, redacted
 
 log = logging.getLogger(__name__)
 
-BACKOFF_FIRST = 1.0
-BACKOFF_CAP = 30.0
+T = TypeVar("T")
 
 
 async def with_backoff(
-    attempt: Callable[[], Awaitable[object]],
+    attempt: Callable[[], Awaitable[T]],
     retry_on: tuple[type[BaseException], ...],
     complaint: Callable[[BaseException, float], str],
-) -> None:
-    """Call ``attempt`` until it returns, waiting 1, 2, 4... (at most 30) seconds after each listed failure."""
+) -> T:
+    """``attempt()``'s result, calling it again after 1, 2, 4... (at most 30) seconds while it fails as listed."""
     delay = BACKOFF_FIRST
     while True:
         try:
-            await attempt()
-            return
+            return await attempt()
         except retry_on as error:
             log.warning("%s", complaint(error, delay))
         await asyncio.sleep(delay)
-        delay = min(delay * 2, BACKOFF_CAP)
+        delay = next_backoff(delay)
 
 
 async def wait_for_redis(redis: Redis, url: str) -> None:
@@ -62,22 +61,16 @@ async def wait_for_redis(redis: Redis, url: str) -> None:
 
 async def who_am_i(bot: Bot, api: str) -> User:
     """The bot's own user, waiting while Telegram is unreachable; a rejected token is a StartupError."""
-    me: list[User] = []
-
-    async def ask() -> None:
-        try:
-            me.append(await bot.get_me())
-        except TelegramUnauthorizedError:
-            raise StartupError(
-                "Telegram rejected BOT_TOKEN (401 Unauthorized): check it with @BotFather (/token) and set it again"
-            ) from None
-
-    await with_backoff(
-        ask,
-        (TelegramNetworkError, TelegramServerError, TelegramRetryAfter),
-        lambda error, delay: f"Telegram ({api}) does not answer ({error}); retrying in {delay:.0f} s",
-    )
-    return me[0]
+    try:
+        return await with_backoff(
+            bot.get_me,
+            (TelegramNetworkError, TelegramServerError, TelegramRetryAfter),
+            lambda error, delay: f"Telegram ({api}) does not answer ({error}); retrying in {delay:.0f} s",
+        )
+    except TelegramUnauthorizedError:
+        raise StartupError(
+            "Telegram rejected BOT_TOKEN (401 Unauthorized): check it with @BotFather (/token) and set it again"
+        ) from None
 
 
 GROUP_COMMANDS = ("play", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help")
@@ -130,13 +123,8 @@ class App:
         await self.outbox.drain()
 
 
-async def create_app(settings: Settings, *, redis: Redis | None = None, clock: Clock | None = None) -> App:
-    """Build the bot once Redis and Telegram answer; asks Telegram for the bot's username (for deep links)."""
-    if redis is None:
-        if not settings.redis_url:
-            raise ValueError("create_app needs a Redis: settings.redis_url or redis=")
-        redis = create_redis(settings.redis_url)
-        await wait_for_redis(redis, settings.redis_url)
+async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = None) -> App:
+    """Build the bot once Telegram answers; asks Telegram for the bot's username (for deep links)."""
     bot = create_bot(settings)
     try:
         me = await who_am_i(bot, settings.telegram_api_base or "api.telegram.org")

@@ -19,3 +19,12 @@ class Clock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
+
+
+BACKOFF_FIRST = 1.0
+BACKOFF_CAP = 30.0
+
+
+def next_backoff(delay: float) -> float:
+    """The wait after ``delay`` when something keeps failing: doubled, at most ``BACKOFF_CAP`` seconds."""
+    return min(delay * 2, BACKOFF_CAP)

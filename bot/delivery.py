@@ -35,8 +35,10 @@ from dataclasses import dataclass, field
 from html import escape
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat, TelegramRetryAfter
+from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
+from bot.clock import BACKOFF_FIRST, next_backoff
 from bot.i18n import I18n, Translator
 from bot.outbox import Outbox
 from bot.services.matches import MatchService, Rejected, StorageUnavailable
@@ -48,8 +50,6 @@ log = logging.getLogger(__name__)
 
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
-BACKOFF_FIRST = 1.0
-BACKOFF_CAP = 30.0
 SWEEP_EVERY = 15.0
 GROUP = "group"
 Lane = str | int
@@ -152,7 +152,7 @@ class Delivery:
                 log.warning("match %s %s: delivery failed (%s: %s), again in %.0f s", match_id, lane,
                             type(exc).__name__, exc, wait)  # fmt: skip
                 await self.sleep(wait)
-                backoff = min(backoff * 2, BACKOFF_CAP)
+                backoff = next_backoff(backoff)
         if all(t.done() or t is asyncio.current_task() for t in job.tasks.values()) and not any(job.dirty.values()):
             self._jobs.pop(match_id, None)
             with contextlib.suppress(StorageUnavailable, Rejected):
@@ -234,10 +234,12 @@ class Delivery:
                 lines.append(rating)
             await self.outbox.send(chat, "\n".join(lines))
 
-    async def _edit(self, chat: int, message_id: int, text: str, markup: object, version: int) -> bool:
+    async def _edit(
+        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int
+    ) -> bool:
         """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
         try:
-            await self.outbox.edit_now(chat, message_id, text, markup, version)  # type: ignore[arg-type]
+            await self.outbox.edit_now(chat, message_id, text, markup, version)
         except TelegramBadRequest as exc:
             if "not found" in exc.message or "can't be edited" in exc.message:
                 return False

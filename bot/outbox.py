@@ -35,8 +35,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 NETWORK_RETRIES = 3
-FINAL = 1 << 60
-"""The version of a message's last word (a panel that moved): no later edit replaces it."""
 SHOWN_PER_CHAT = 256
 """How many messages per chat remember the version they show (older ones are long settled)."""
 

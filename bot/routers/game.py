@@ -15,7 +15,7 @@ from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
 from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, Lang, MatchRecord, Rejection
+from bot.services.models import LANGS, Lang, Rejection
 
 
 async def move(
@@ -38,9 +38,9 @@ async def move(
     tr = i18n[record.lang]
     seat = record.seat_of(user.id)
     if seat is not None and query.message is not None and record.is_active:
-        panel = (await service.messages(record.id)).panel(seat)
+        panel = await service.panel_message(record.id, seat)
         if panel is not None and panel != query.message.message_id:
-            await _outdated_panel(query, record, seat, presenter, log_ctx, "toast-old-panel")
+            await _outdated_panel(query, record.id, seat, presenter, log_ctx, "toast-old-panel")
             return
     try:
         result = await service.submit(
@@ -49,7 +49,7 @@ async def move(
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value if exc.refusal is None else exc.refusal.value
         if exc.reason is Rejection.STALE and seat is not None:
-            await _outdated_panel(query, (await service.peek(record.id))[0], seat, presenter, log_ctx, "toast-stale")
+            await _outdated_panel(query, record.id, seat, presenter, log_ctx, "toast-stale")
             return
         await query.answer(rejection_text(tr, exc))
         return
@@ -61,12 +61,12 @@ async def move(
 
 
 async def _outdated_panel(
-    query: CallbackQuery, record: MatchRecord, seat: int, presenter: Presenter, log_ctx: dict[str, Any], toast: str
+    query: CallbackQuery, match_id: str, seat: int, presenter: Presenter, log_ctx: dict[str, Any], toast: str
 ) -> None:
     """A press on an outdated panel: the player to act gets theirs again, at the bottom; the other a ``toast``."""
     log_ctx["result"] = "old_panel"
+    record, match = await presenter.service.peek(match_id)
     tr = presenter.i18n[record.lang]
-    _, match = await presenter.service.peek(record.id)
     if record.is_active and match.turn == seat:
         await query.answer(tr("toast-panel-resent"))
         await presenter.resend_panel(record, seat)

@@ -232,6 +232,11 @@ class MatchService:
         )
         return f.get("d"), messages
 
+    async def panel_message(self, match_id: str, seat: int) -> int | None:
+        """The id of the seat's current panel message (one field: the check a press makes)."""
+        value = await self._call(self.redis.hget(self.keys.match(match_id), f"p{seat}"))
+        return None if value is None else int(value)
+
     async def shown(self, match_id: str, **fields: int) -> None:
         """Record what the match's messages show now (``t``, ``tn``, ``tv``, ``p0``, ``p0v``, ``p0n``...).
 
@@ -393,7 +398,7 @@ class MatchService:
         key = k.match(record.id)
         a, b = record.players
         cas = [str(record.version), str(new.version), data]
-        posts = [] if finished_deal is None else [_deal_post(finished_deal)]
+        posts = [] if finished_deal is None or new.prev is None else [_deal_post(new.prev)]
         summary: Summary | None = None
         if new.status is Status.ACTIVE:
             answer = await self._call(
@@ -776,10 +781,9 @@ class MatchService:
         return [Summary.model_validate(json.loads(row)) for row in rows]
 
 
-def _deal_post(deal: Deal) -> str:
+def _deal_post(deal: StoredDeal) -> str:
     """A finished deal's result, to post in the group."""
-    post = {"k": "deal", "n": deal.number, "d": StoredDeal.of_deal(deal).model_dump()}
-    return json.dumps(post, separators=(",", ":"))
+    return json.dumps({"k": "deal", "d": deal.model_dump()}, separators=(",", ":"))
 
 
 def _text(value: bytes | str) -> str:

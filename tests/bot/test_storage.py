@@ -30,6 +30,7 @@ CALLS: dict[str, Call] = {
     "chat_matches": lambda s: s.chat_matches(CHAT),
     "user_matches": lambda s: s.user_matches(ALA.id),
     "messages": lambda s: s.messages("m1"),
+    "panel_message": lambda s: s.panel_message("m1", 0),
     "shown": lambda s: s.shown("m1", t=1),
     "posted": lambda s: s.posted("m1", "{}"),
     "resend_panel": lambda s: s.resend_panel("m1", 0),

@@ -20,15 +20,20 @@ def panel_sends(fake: FakeTelegram, user: FakeUser) -> list[dict[str, object]]:
     return [c.params for c in fake.calls_to(user.id, ("sendMessage",)) if "a:" in str(c.params.get("reply_markup", ""))]
 
 
+async def started_match(fake: FakeTelegram) -> str:
+    """Both players start the bot; Ann challenges in the group, Bob joins. The match's id."""
+    for user in (ANN, BOB):
+        await start_bot(fake, user)
+    return await new_match(fake, ANN, BOB, GROUP)
+
+
 class TestTurn:
     """The player who gets the turn gets a new message; the one who moved, an edit."""
 
     async def test_handover_is_a_new_message(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         rng = random.Random(3)
         async with running_bot(fake, prefix) as app:
-            await start_bot(fake, ANN)
-            await start_bot(fake, BOB)
-            match_id = await new_match(fake, ANN, BOB, GROUP)
+            match_id = await started_match(fake)
             handovers = 0
             for _ in range(30):
                 _, match = await app.service.get(match_id)
@@ -67,9 +72,7 @@ class TestChatsThatChange:
         """403 from the group: the match goes on in private and its result still counts."""
         rng = random.Random(4)
         async with running_bot(fake, prefix) as app:
-            await start_bot(fake, ANN)
-            await start_bot(fake, BOB)
-            match_id = await new_match(fake, ANN, BOB, GROUP)
+            match_id = await started_match(fake)
             await play(fake, (ANN, BOB), rng, max_moves=4)
             fake.kicked.add(GROUP)
             await play_to_end(fake, (ANN, BOB), rng)
@@ -88,9 +91,7 @@ class TestChatsThatChange:
         """403 from a player: the opponent and the group are told once; unblocking and /hand resumes."""
         rng = random.Random(5)
         async with running_bot(fake, prefix) as app:
-            await start_bot(fake, ANN)
-            await start_bot(fake, BOB)
-            match_id = await new_match(fake, ANN, BOB, GROUP)
+            match_id = await started_match(fake)
             fake.blocked.add(BOB.id)
             tr = app.presenter.i18n["ru"]
             notice = tr("player-blocked", name=escape(BOB.first_name))
