@@ -22,7 +22,7 @@ from bot.config import Settings, StartupError
 from bot.delivery import Delivery
 from bot.i18n import I18n
 from bot.middlewares import UpdateMiddleware
-from bot.outbox import Outbox
+from bot.outbox import LimitMiddleware, Outbox
 from bot.presenter import Presenter
 from bot.routers import build_router
 from bot.services.matches import MatchService
@@ -142,6 +142,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         clock=clock.monotonic,
         sleep=clock.sleep,
     )
+    bot.session.middleware(LimitMiddleware(outbox))
     delivery = Delivery(service, outbox, i18n, time=clock.time, sleep=clock.sleep, bot_username=me.username or "")
     presenter = Presenter(outbox, service, i18n, me.username or "", delivery)
     delivery.on_migrate = presenter.migrate

@@ -12,6 +12,9 @@
 
 Match messages are brought up to date by ``bot.delivery`` with ``send`` and
 ``edit_now``; ``edit`` (fire and forget) is for the bot's other messages.
+Everything else the bot sends (command replies through ``message.answer``)
+passes ``LimitMiddleware`` on the bot's session: the same budgets, the same
+queue per chat, 429s waited out. So one budget per group covers all of it.
 """
 
 from __future__ import annotations
@@ -23,18 +26,27 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeVar
 
 from aiogram import Bot
+from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
+from aiogram.methods import Response, TelegramMethod
+from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, Message
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 NETWORK_RETRIES = 3
+WINDOW_MARGIN = 1.025
+_COUNTED = ("Send", "Edit", "Forward", "Copy")
+"""Methods whose names start so put something in a chat: they count against its budget."""
+_IN_OUTBOX: ContextVar[bool] = ContextVar("in_outbox", default=False)
+"""Set while the outbox itself calls Telegram (it has taken the slot already)."""
 SHOWN_PER_CHAT = 256
 """How many messages per chat remember the version they show (older ones are long settled)."""
 
@@ -87,7 +99,8 @@ class Outbox:
         while True:
             now = self.clock()
             if lane.is_group:
-                window = self.group_window
+                # A little over the window: Telegram counts when a request arrives, and arrivals jitter.
+                window = self.group_window * WINDOW_MARGIN
                 while lane.sent and lane.sent[0] <= now - window:
                     lane.sent.popleft()
                 limit = self.group_budget - (self.edit_reserve if edit else 0)
@@ -108,6 +121,13 @@ class Outbox:
             await self.sleep(wait)
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
+        token = _IN_OUTBOX.set(True)
+        try:
+            return await self._retrying(make)
+        finally:
+            _IN_OUTBOX.reset(token)
+
+    async def _retrying(self, make: Callable[[], Awaitable[T]]) -> T | None:
         network_errors = 0
         while True:
             try:
@@ -231,6 +251,23 @@ class Outbox:
             return False
         return True
 
+    async def limited(
+        self, make_request: NextRequestMiddlewareType[TelegramType], bot: Bot, method: TelegramMethod[TelegramType]
+    ) -> Response[TelegramType]:
+        """A call from outside the outbox: it waits its turn in the chat's queue and budget; 429s are waited out."""
+        chat_id = getattr(method, "chat_id", None)
+        if _IN_OUTBOX.get() or not isinstance(chat_id, int) or not type(method).__name__.startswith(_COUNTED):
+            return await make_request(bot, method)
+        lane = self._lane(chat_id)
+        async with lane.lock:
+            while True:
+                await self._take_slot(lane, edit=type(method).__name__.startswith("Edit"))
+                try:
+                    return await make_request(bot, method)
+                except TelegramRetryAfter as exc:
+                    log.warning("429 from Telegram, waiting %s s", exc.retry_after)
+                    await self.sleep(exc.retry_after)
+
     async def drain(self) -> None:
         """Wait until every scheduled edit has been sent."""
         while True:
@@ -238,3 +275,15 @@ class Outbox:
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class LimitMiddleware(BaseRequestMiddleware):
+    """Puts every call the bot makes outside the outbox under the outbox's limits (see the module's text)."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox
+
+    async def __call__(
+        self, make_request: NextRequestMiddlewareType[TelegramType], bot: Bot, method: TelegramMethod[TelegramType]
+    ) -> Response[TelegramType]:
+        return await self.outbox.limited(make_request, bot, method)

@@ -8,7 +8,7 @@ from bot import render
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import button, challenge, new_match, newest_id, play, reply_in, start_bot
+from tests.e2e.driver import ask, button, challenge, new_match, newest_id, play, reply_in, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 
 GROUP = -100500
@@ -55,6 +55,36 @@ class TestRetryAfter:
             referee = invariants.Referee(fake, app, GROUP, (ANN, BOB))
             await referee.check()
             await invariants.all_well(fake)
+
+
+class TestCommandReplies:
+    """Command replies share the group's one budget, and a 429 on one is waited out."""
+
+    async def test_a_burst_of_commands(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """30 commands at once in a group: 30 replies, never more than the budget in a window."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            for _ in range(30):
+                fake.send_text(ANN, GROUP, "/help")
+            await fake.wait_for(
+                lambda: sum(m.text == tr("help-text") for m in fake.chat_messages(GROUP)) == 30,
+                timeout=30,
+                what="30 replies",
+            )
+            invariants.within_group_budget(fake, GROUP)
+            await invariants.all_well(fake)
+
+    async def test_429_on_a_reply(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """Two 429s on a command's reply: it arrives once, after waiting ``retry_after`` twice."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            fake.retry_after = 1
+            fake.fail_with_429 = 2
+            reply = await ask(fake, ANN, GROUP, "/help")
+            assert reply.text == tr("help-text")
+            sends = [c for c in fake.calls if c.method == "sendMessage" and c.params["chat_id"] == str(GROUP)]
+            assert [c.status for c in sends] == [429, 429, 200]
+            assert sends[2].at - sends[0].at >= 2 * fake.retry_after
 
 
 class TestNotModified:
