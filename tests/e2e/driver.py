@@ -12,6 +12,8 @@ from typing import Any
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
 MOVE = re.compile(r"^a:(?P<m>[^:]+):(?P<v>\d+):(?P<a>.+)$")
+TURN = "▶️"
+"""Starts the table's line saying whose turn it is (both locales)."""
 WAITING = "⏳"
 """Starts the prompt of a panel whose owner waits for the opponent (both locales)."""
 
@@ -112,6 +114,12 @@ async def new_match(fake: FakeTelegram, creator: FakeUser, joiner: FakeUser, gro
     message = await challenge(fake, creator, group, args)
     await join_by_link(fake, joiner, message)
     await fake.wait_for(lambda: panel_of(fake, creator) and panel_of(fake, joiner), what="both panels")
+    # The group's table comes on its own lane, after the panels: wait for it, so that the next thing the
+    # group reads is an answer to what the users do next.
+    await fake.wait_for(
+        lambda: any(TURN in m.text for m in fake.chat_messages(group) if m.message_id > message.message_id),
+        what="the table",
+    )
     panel = panel_of(fake, creator)
     assert panel is not None
     return match_id_of(panel)
