@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter
 from aiogram.types import TelegramObject, Update
 
 from bot.i18n import I18n, pick_lang
@@ -39,6 +40,12 @@ class UpdateMiddleware(BaseMiddleware):
                 log.info("update=%s kind=%s duplicate, skipped", event.update_id, kind)
                 return None
             return await handler(event, data)
+        except (TelegramRetryAfter, TelegramNetworkError) as exc:
+            # Telegram is pushing back (a callback answer in a flood, say): what the handler changed is in
+            # Redis and its messages are delivered once Telegram takes them; an apology would fail the same way.
+            context["result"] = "telegram_busy"
+            log.warning("update=%s: Telegram did not take a call (%s)", event.update_id, exc)
+            return None
         except StorageUnavailable:
             context["result"] = "storage_unavailable"
             log.exception("update=%s storage unavailable", event.update_id)

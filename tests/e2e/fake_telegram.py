@@ -125,7 +125,12 @@ class FakeTelegram:
         self.fail_with_429 = 0
         self.retry_after = 1
         self.flood_until = 0.0
-        """Until this time (``time.monotonic``) every method but getUpdates answers 429 (a burst)."""
+        """Until this time (``time.monotonic``) every method answers 429 (a burst)."""
+        self.chat_flood_until: dict[int, float] = {}
+        """Until this time, anything sent to that chat answers 429 (a flood wait of one group)."""
+        self.frozen = False
+        """While set, requests are held unanswered and then dropped unprocessed (Telegram unreachable)."""
+        self._thawed = asyncio.Event()
         self.blocked: set[int] = set()
         """Users who blocked the bot: 403 to anything sent to them."""
         self.kicked: set[int] = set()
@@ -149,6 +154,16 @@ class FakeTelegram:
         self.base = f"http://127.0.0.1:{port}"
         return self.base
 
+    def freeze(self) -> None:
+        """From now on hold every request and drop it unprocessed (as if Telegram were unreachable)."""
+        self.frozen = True
+        self._thawed.clear()
+
+    def thaw(self) -> None:
+        """Answer again; the held requests get a 502 and took no effect."""
+        self.frozen = False
+        self._thawed.set()
+
     def wake(self) -> None:
         """End a waiting long poll now (so that the bot stops polling without waiting for it)."""
         self._new_update.set()
@@ -165,6 +180,9 @@ class FakeTelegram:
             self.calls.append(Call(arrived, method, {}, 401, "Unauthorized"))
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         raw = await request.post() if request.can_read_body else {}
+        if self.frozen:
+            await self._thawed.wait()
+            return web.json_response({"ok": False, "error_code": 502, "description": "Bad Gateway"}, status=502)
         params: dict[str, Any] = {}
         for key, value in raw.items():
             text = value if isinstance(value, str) else str(value)
@@ -176,17 +194,21 @@ class FakeTelegram:
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if method == "getUpdates":
             return 200, {"ok": True, "result": await self._get_updates(p)}
-        flood = method != "getUpdates" and time.monotonic() < self.flood_until
+        now = time.monotonic()
+        chat = p.get("chat_id")
+        flood = now < self.flood_until or (chat is not None and now < self.chat_flood_until.get(int(chat), 0.0))
         if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):
             if not flood:
                 self.fail_with_429 -= 1
+            wait = self.retry_after
+            if chat is not None and int(chat) in self.chat_flood_until:
+                wait = max(1, round(self.chat_flood_until[int(chat)] - now))
             return 429, {
                 "ok": False,
                 "error_code": 429,
-                "description": f"Too Many Requests: retry after {self.retry_after}",
-                "parameters": {"retry_after": self.retry_after},
+                "description": f"Too Many Requests: retry after {wait}",
+                "parameters": {"retry_after": wait},
             }
-        chat = p.get("chat_id")
         if chat is not None and int(chat) in self.blocked:
             return self._error(403, "Forbidden: bot was blocked by the user")
         if chat is not None and int(chat) in self.kicked:
