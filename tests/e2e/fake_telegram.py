@@ -192,11 +192,11 @@ class FakeTelegram:
         return web.json_response(body, status=status)
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        if method == "getUpdates":
-            return 200, {"ok": True, "result": await self._get_updates(p)}
         now = time.monotonic()
         chat = p.get("chat_id")
         flood = now < self.flood_until or (chat is not None and now < self.chat_flood_until.get(int(chat), 0.0))
+        if method == "getUpdates" and not flood:
+            return 200, {"ok": True, "result": await self._get_updates(p)}
         if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):
             if not flood:
                 self.fail_with_429 -= 1

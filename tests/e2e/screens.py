@@ -1,0 +1,166 @@
+"""Playing through faults by pressing only the latest panel each player holds, and checking the screens after.
+
+``finish`` reads whose turn it is from the stored match (as a player reads it
+off their panel) and presses a playable button of that player's newest panel;
+a panel that lags behind is given time to catch up, then pressed anyway (the
+bot sends it again). ``assert_final`` checks that every message ended at the
+match's final version and that each result was posted exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+
+from bot import render
+from bot.i18n import Translator
+from bot.services.matches import MatchService
+from engine import Action, Match
+from tests.e2e.driver import move_data, panel_of, playable, version_of
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+
+LAG = 3.0
+"""Seconds a lagging panel is given to catch up before it is pressed anyway."""
+
+
+async def _until(predicate: Callable[[], object], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def acting_panel(
+    fake: FakeTelegram, service: MatchService, match_id: str, players: tuple[FakeUser, FakeUser]
+) -> tuple[FakeUser, Sent, Match, int]:
+    """The player to act, their newest panel (waited for), the match and its version."""
+    record, match = await service.get(match_id)
+    user = players[match.turn or 0]
+    deadline = time.monotonic() + LAG
+    while True:
+        panel = panel_of(fake, user)
+        if panel is not None and (version_of(panel) == record.version or time.monotonic() > deadline):
+            return user, panel, match, record.version
+        if time.monotonic() > deadline + 60:
+            raise AssertionError(f"{user.first_name} never got a panel")
+        await asyncio.sleep(0.02)
+
+
+async def press(
+    fake: FakeTelegram,
+    service: MatchService,
+    match_id: str,
+    players: tuple[FakeUser, FakeUser],
+    rng: random.Random,
+    *,
+    choose: Callable[[Match, list[str]], str | None] | None = None,
+    timeout: float = 120.0,
+) -> bool:
+    """One press on the acting player's newest panel; True once the match moved on (False: the panel was
+    outdated and the press only brought it back)."""
+    user, panel, match, version = await acting_panel(fake, service, match_id, players)
+    options = [b["callback_data"] for b in playable(panel)]
+    data = (choose(match, options) if choose else None) or rng.choice(options)
+    fake.press(user, panel, data)
+    if version_of(panel) != version:
+        await asyncio.sleep(0.2)
+        return False
+    deadline = time.monotonic() + timeout
+    while (await service.get(match_id))[0].version == version:
+        if time.monotonic() > deadline:
+            raise AssertionError("a press was never applied")
+        await asyncio.sleep(0.05)
+    return True
+
+
+async def finish(
+    fake: FakeTelegram,
+    service: MatchService,
+    match_id: str,
+    players: tuple[FakeUser, FakeUser],
+    rng: random.Random,
+    max_presses: int = 2000,
+) -> int:
+    """Press the latest panels until the match is over; the number of applied presses."""
+    moves = 0
+    for _ in range(max_presses):
+        record, _ = await service.get(match_id)
+        if not record.is_active:
+            return moves
+        moves += await press(fake, service, match_id, players, rng)
+    raise AssertionError(f"no end after {max_presses} presses")
+
+
+def ending(what: Callable[[Match, Match], bool]) -> Callable[[Match, list[str]], str | None]:
+    """A chooser: the first button whose move makes ``what(before, after)`` true, if any."""
+
+    def choose(match: Match, options: list[str]) -> str | None:
+        for data in options:
+            m = move_data({"callback_data": data})
+            assert m is not None
+            after = match.copy()
+            after.play(Action.parse(m["a"]))
+            if what(match, after):
+                return data
+        return None
+
+    return choose
+
+
+def ends_deal(before: Match, after: Match) -> bool:
+    return after.is_over or after.deal.number != before.deal.number
+
+
+def ends_match(before: Match, after: Match) -> bool:
+    return after.is_over
+
+
+async def play_until(
+    fake: FakeTelegram,
+    service: MatchService,
+    match_id: str,
+    players: tuple[FakeUser, FakeUser],
+    rng: random.Random,
+    what: Callable[[Match, Match], bool],
+) -> None:
+    """Play random presses until the acting player can make a move with ``what``; do not make it."""
+    choose = ending(what)
+    while True:
+        _, panel, match, version = await acting_panel(fake, service, match_id, players)
+        if version_of(panel) == version and choose(match, [b["callback_data"] for b in playable(panel)]):
+            return
+        await press(fake, service, match_id, players, rng)
+
+
+async def assert_final(
+    fake: FakeTelegram, service: MatchService, match_id: str, group: int, tr: Translator, timeout: float = 120.0
+) -> None:
+    """Every message of the (finished) match at its final version; each deal's result and the match's
+    result posted exactly once."""
+    deadline = time.monotonic() + timeout
+    while match_id in await service.screens_due():
+        if time.monotonic() > deadline:
+            raise AssertionError("the match's messages never caught up")
+        await asyncio.sleep(0.05)
+    record, match = await service.get(match_id)
+    messages = await service.messages(match_id)
+    assert not record.is_active and messages.summary is not None and messages.posts == []
+    assert messages.table is not None
+    assert fake.messages[(group, messages.table)].text == render.table_text(tr, record, match.deal.view(None))
+    for seat, player in enumerate(record.players):
+        panel = messages.panel(seat)
+        assert panel is not None
+        shown = fake.messages[(player.id, panel)]
+        view = match.deal.view(seat)
+        assert shown.text == render.panel_text(tr, record, view, summary=messages.summary)
+        assert shown.buttons() == []
+        assert not [m for m in fake.chat_messages(player.id) if any(move_data(b) for b in m.buttons())]
+    texts = [m.text for m in fake.chat_messages(group)]
+    for number in range(1, match.deal.number + 1):
+        head = tr("deal-result", deal=number, a="", b="", pa="", pb="").split(":")[0] + ":"
+        assert sum(t.startswith(head) for t in texts) == 1, f"deal {number}'s result"
+    result = render.match_result_text(tr, record, messages.summary)
+    assert sum(t.startswith(result) for t in texts) == 1, "the match's result"
