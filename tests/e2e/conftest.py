@@ -11,6 +11,7 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.app import App, create_app, set_commands
+from bot.clock import Clock
 from bot.config import Settings
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.redis_server import redis_url
@@ -35,20 +36,20 @@ def prefix() -> str:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeTelegram, prefix: str, **overrides: object) -> AsyncIterator[App]:
+async def running_bot(
+    fake: FakeTelegram, prefix: str, *, clock: Clock | None = None, **overrides: object
+) -> AsyncIterator[App]:
     """Start the bot polling the fake server; stop it and close everything on exit."""
     redis = Redis.from_url(redis_url())
+    limits: dict[str, object] = {"group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02}
     settings = Settings(
         bot_token="123456:TEST-token",
         telegram_api_base=fake.base,
         redis_url=redis_url(),
         redis_prefix=prefix,
-        group_window=GROUP_WINDOW,
-        group_budget=GROUP_BUDGET,
-        private_gap=0.02,
-        **overrides,  # type: ignore[arg-type]
+        **{**limits, **overrides},  # type: ignore[arg-type]
     )
-    app = await create_app(settings, redis=redis)
+    app = await create_app(settings, redis=redis, clock=clock)
     await set_commands(app.bot, app.presenter.i18n)
     polling = asyncio.create_task(
         app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1, close_bot_session=False)

@@ -16,6 +16,7 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,8 +104,16 @@ BOT_ID = 4242
 
 
 class FakeTelegram:
-    def __init__(self, bot_username: str = "domino_test_bot", *, rejected_tokens: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        bot_username: str = "domino_test_bot",
+        *,
+        rejected_tokens: frozenset[str] = frozenset(),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.bot_username = bot_username
+        self.clock = clock
+        """What a call's ``at`` is measured with (a simulated clock in tests of Telegram's real limits)."""
         self.rejected_tokens = rejected_tokens
         """Tokens answered 401 Unauthorized (as Telegram answers a revoked or mistyped token)."""
         self.calls: list[Call] = []
@@ -174,7 +183,7 @@ class FakeTelegram:
 
     async def _handle(self, request: web.Request) -> web.Response:
         # The time a request arrives is the closest the fake gets to when the bot decided to send it.
-        arrived = time.monotonic()
+        arrived = self.clock()
         method = request.match_info["method"]
         if request.match_info["token"] in self.rejected_tokens:
             self.calls.append(Call(arrived, method, {}, 401, "Unauthorized"))

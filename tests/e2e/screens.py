@@ -135,16 +135,23 @@ async def play_until(
         await press(fake, service, match_id, players, rng)
 
 
-async def assert_final(
-    fake: FakeTelegram, service: MatchService, match_id: str, group: int, tr: Translator, timeout: float = 120.0
+async def assert_screens_caught_up(
+    fake: FakeTelegram, service: MatchService, match_id: str, timeout: float = 120.0
 ) -> None:
-    """Every message of the (finished) match at its final version; each deal's result and the match's
-    result posted exactly once."""
+    """Wait until every message of the match is at its version (the match left the due set)."""
     deadline = time.monotonic() + timeout
     while match_id in await service.screens_due():
         if time.monotonic() > deadline:
             raise AssertionError("the match's messages never caught up")
         await asyncio.sleep(0.05)
+
+
+async def assert_final(
+    fake: FakeTelegram, service: MatchService, match_id: str, group: int, tr: Translator, timeout: float = 120.0
+) -> None:
+    """Every message of the (finished) match at its final version; each deal's result and the match's
+    result posted exactly once."""
+    await assert_screens_caught_up(fake, service, match_id, timeout)
     record, match = await service.get(match_id)
     messages = await service.messages(match_id)
     assert not record.is_active and messages.summary is not None and messages.posts == []

@@ -1,0 +1,94 @@
+"""Telegram's real limits (20 sends plus edits a minute per group, one a second per private chat) on a
+simulated clock: panels never wait for the group; the group's budget holds, command replies counted."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+
+from bot.i18n import I18n
+from tests.e2e import invariants, screens
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import new_match, panel_of, playable, start_bot, version_of
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.simclock import SimClock
+
+GROUP = -100700
+ANN = FakeUser(7701, "Ann", "ann_limits", "ru")
+BOB = FakeUser(7702, "Bob", "bob_limits", "ru")
+PLAYERS = (ANN, BOB)
+TR = I18n()["ru"]
+WINDOW = 60.0
+TICK = 0.1
+BUDGET = 20
+
+
+class TestRealLimits:
+    async def test_panels_never_wait_for_the_group(self, prefix: str, cleanup_redis: None) -> None:
+        """With the group's budget spent by command replies, the next deal's panels arrive within 2 s (simulated)
+        of the deal's final move, long before its result; the group never gets more than 20 in 60 s."""
+        clock = SimClock()
+        fake = FakeTelegram(clock=clock.monotonic)
+        await fake.start()
+        rng = random.Random(3)
+        try:
+            async with (
+                running_bot(
+                    fake, prefix, clock=clock, group_window=WINDOW, group_budget=BUDGET, private_gap=1.0
+                ) as app,
+                clock.ticking(step=TICK),
+            ):
+                for user in PLAYERS:
+                    await start_bot(fake, user)
+                match_id = await new_match(fake, ANN, BOB, GROUP)
+                await screens.play_until(fake, app.service, match_id, PLAYERS, rng, screens.ends_deal)
+                await screens.assert_screens_caught_up(fake, app.service, match_id)
+                # Time stops; the group's budget goes to 25 command replies (20 go out, 5 wait a minute).
+                clock.paused = True
+                for _ in range(BUDGET + 5):
+                    fake.send_text(ANN, GROUP, "/help")
+                await fake.wait_for(
+                    lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) >= 1, what="a reply"
+                )
+                await asyncio.sleep(0.3)
+                user, panel, _, _ = await screens.acting_panel(fake, app.service, match_id, PLAYERS)
+                final_move = screens.ending(screens.ends_deal)
+                _, match = await app.service.get(match_id)
+                data = final_move(match, [b["callback_data"] for b in playable(panel)])
+                assert data is not None
+                pressed_at = clock.now
+                fake.press(user, panel, data)
+                await fake.wait_answer(fake.pressed[-1])
+                record, match = await app.service.get(match_id)
+                assert match.deal.number == 2
+
+                def next_deal_panels() -> bool:
+                    return all(
+                        (p := panel_of(fake, u)) is not None and version_of(p) == record.version for u in PLAYERS
+                    )
+
+                while not next_deal_panels():
+                    assert clock.now - pressed_at <= 2.0, "the next deal's panels took more than 2 s"
+                    clock.advance(0.1)
+                    await asyncio.sleep(0.05)
+                head = TR("deal-result", deal=1, a="", b="", pa="", pb="").split(":")[0]
+                assert not any(m.text.startswith(head) for m in fake.chat_messages(GROUP))
+                clock.paused = False
+                await fake.wait_for(
+                    lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) == BUDGET + 5,
+                    timeout=30,
+                    what="every reply",
+                )
+                await screens.finish(fake, app.service, match_id, PLAYERS, rng)
+                await screens.assert_final(fake, app.service, match_id, GROUP, TR)
+                assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
+                # One a second per private chat; a call's time is taken when it arrives, up to one tick of the
+                # simulated clock after the bot took its slot.
+                for user in PLAYERS:
+                    methods = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+                    times = [c.at for c in fake.calls_to(user.id, methods)]
+                    assert all(b - a >= 1.0 - TICK for a, b in itertools.pairwise(times))
+                await invariants.all_answered(fake)
+        finally:
+            await fake.stop()
