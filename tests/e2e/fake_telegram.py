@@ -142,6 +142,8 @@ class FakeTelegram:
         self._thawed = asyncio.Event()
         self.blocked: set[int] = set()
         """Users who blocked the bot: 403 to anything sent to them."""
+        self.migrated: dict[int, int] = {}
+        """Groups that became supergroups (old id -> new id): sends to the old id answer 400 with the new one."""
         self.kicked: set[int] = set()
         """Groups that removed the bot: 403 to anything sent there."""
         self.unknown_methods: list[str] = []
@@ -220,6 +222,13 @@ class FakeTelegram:
             }
         if chat is not None and int(chat) in self.blocked:
             return self._error(403, "Forbidden: bot was blocked by the user")
+        if chat is not None and int(chat) in self.migrated:
+            return 400, {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": self.migrated[int(chat)]},
+            }
         if chat is not None and int(chat) in self.kicked:
             return self._error(403, "Forbidden: bot was kicked from the supergroup chat")
         handler = getattr(self, f"_m_{method}", None)
@@ -366,6 +375,35 @@ class FakeTelegram:
         self.updates.append(update)
         self._new_update.set()
         return update_id
+
+    def migrate(self, user: FakeUser, old: int, new: int) -> None:
+        """The group becomes a supergroup: the service message in the old chat (sends there now answer 400)."""
+        self.migrated[old] = new
+        message = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": {"id": old, "type": "group", "title": "Domino club"},
+            "from": user.as_dict(),
+            "migrate_to_chat_id": new,
+        }
+        self._push({"message": message})
+
+    def bot_membership(self, user: FakeUser, chat_id: int, status: str) -> None:
+        """The bot's own membership in a chat changes to ``status`` (``left``, ``kicked``, ``member``), by ``user``."""
+        me = {"id": BOT_ID, "is_bot": True, "first_name": "Domino", "username": self.bot_username}
+        old = "member" if status in ("left", "kicked") else "left"
+        kicked = {"until_date": 0} if status == "kicked" else {}
+        self._push(
+            {
+                "my_chat_member": {
+                    "chat": self._chat(chat_id),
+                    "from": user.as_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"status": old, "user": me},
+                    "new_chat_member": {"status": status, "user": me, **kicked},
+                }
+            }
+        )
 
     def send_text(
         self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from html import escape
 
@@ -112,3 +113,42 @@ class TestChatsThatChange:
             await play_to_end(fake, (ANN, BOB), rng)
             await app.settled()
             assert len([m for m in fake.chat_messages(GROUP) if m.text == notice]) == 1
+
+    async def test_membership_updates(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """The bot removed from a group and added back; blocked and unblocked by a player."""
+        async with running_bot(fake, prefix) as app:
+            fake.bot_membership(ANN, GROUP, "kicked")
+            await fake.wait_for(lambda: fake.delivered >= 1, what="the update")
+            await fake.settle()
+            await app.settled()
+            assert await app.service.group_gone(GROUP)
+            fake.bot_membership(ANN, GROUP, "member")
+            await fake.settle()
+            await fake.quiet()
+            assert not await app.service.group_gone(GROUP)
+            fake.bot_membership(BOB, BOB.id, "kicked")
+            await fake.settle()
+            await fake.quiet()
+            assert (await app.service.profile(BOB.id)).blocked
+
+    async def test_group_becomes_a_supergroup(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """Settings and the active match move to the new id; the match finishes there and counts there."""
+        new = GROUP - 1_000_000
+        rng = random.Random(6)
+        async with running_bot(fake, prefix) as app:
+            await app.service.update_chat_settings(GROUP, target=7)
+            match_id = await started_match(fake)
+            await play(fake, (ANN, BOB), rng, max_moves=3)
+            fake.migrate(ANN, GROUP, new)
+            for _ in range(500):
+                if await app.service.active_match(new, ANN.id) == match_id:
+                    break
+                await asyncio.sleep(0.02)
+            assert await app.service.active_match(new, ANN.id) == match_id
+            assert await app.service.active_match(GROUP, ANN.id) is None
+            assert (await app.service.chat_settings(new)).target == 7
+            await play_to_end(fake, (ANN, BOB), rng)
+            await app.settled()
+            assert [s.id for s in await app.service.history(chat_id=new)] == [match_id]
+            assert any("🏆" in m.text or "🏳" in m.text for m in fake.chat_messages(new))
+            assert fake.chat_messages(new), "nothing reached the supergroup"
