@@ -94,6 +94,28 @@ async def finish(
     raise AssertionError(f"no end after {max_presses} presses")
 
 
+async def press_watching_the_turn(
+    fake: FakeTelegram, service: MatchService, match_id: str, players: tuple[FakeUser, FakeUser], rng: random.Random
+) -> bool:
+    """One applied press; when it handed the turn over (True), the new mover's panel came as a new message
+    (the old one deleted) and the mover's was edited in place (unless the deal ended and they lead again)."""
+    _, match = await service.get(match_id)
+    seat = match.turn or 0
+    mover, other = players[seat], players[1 - seat]
+    old_mover, old_other = panel_of(fake, mover), panel_of(fake, other)
+    while not await press(fake, service, match_id, players, rng):
+        pass
+    await assert_screens_caught_up(fake, service, match_id)
+    _, after = await service.get(match_id)
+    if after.turn != 1 - seat or old_mover is None or old_other is None:
+        return False
+    new_mover, new_other = panel_of(fake, mover), panel_of(fake, other)
+    assert new_other is not None and new_other.message_id > old_other.message_id
+    assert (other.id, old_other.message_id) not in fake.messages
+    assert new_mover is None or new_mover.message_id == old_mover.message_id
+    return True
+
+
 def ending(what: Callable[[Match, Match], bool]) -> Callable[[Match, list[str]], str | None]:
     """A chooser: the first button whose move makes ``what(before, after)`` true, if any."""
 

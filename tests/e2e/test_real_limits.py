@@ -42,6 +42,11 @@ class TestRealLimits:
                 for user in PLAYERS:
                     await start_bot(fake, user)
                 match_id = await new_match(fake, ANN, BOB, GROUP)
+                # Every handover of the turn sends the new mover a new message.
+                handovers = 0
+                for _ in range(12):
+                    handovers += await screens.press_watching_the_turn(fake, app.service, match_id, PLAYERS, rng)
+                assert handovers >= 3
                 await screens.play_until(fake, app.service, match_id, PLAYERS, rng, screens.ends_deal)
                 await screens.assert_screens_caught_up(fake, app.service, match_id)
                 # Time stops; the group's budget goes to 25 command replies (20 go out, 5 wait a minute).

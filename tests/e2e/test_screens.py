@@ -6,7 +6,7 @@ import asyncio
 import random
 from html import escape
 
-from tests.e2e import invariants
+from tests.e2e import invariants, screens
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import ask, new_match, panel_of, play, play_to_end, playable, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
@@ -37,27 +37,7 @@ class TestTurn:
             match_id = await started_match(fake)
             handovers = 0
             for _ in range(30):
-                _, match = await app.service.get(match_id)
-                if match.is_over:
-                    break
-                mover = (ANN, BOB)[match.turn or 0]
-                other = BOB if mover is ANN else ANN
-                before = {u.id: panel_of(fake, u) for u in (ANN, BOB)}
-                playout = await play(fake, (ANN, BOB), rng, max_moves=1)
-                assert playout.moves == 1
-                await app.settled()
-                _, after_match = await app.service.get(match_id)
-                old_mover, old_other = before[mover.id], before[other.id]
-                new_mover, new_other = panel_of(fake, mover), panel_of(fake, other)
-                if old_mover is None or old_other is None:
-                    continue
-                if after_match.turn == 1 - (match.turn or 0):
-                    handovers += 1
-                    # The opponent's panel is a new message at the bottom; the old one is gone.
-                    assert new_other is not None and new_other.message_id > old_other.message_id
-                    assert (other.id, old_other.message_id) not in fake.messages
-                    # The mover's panel was edited in place (unless the deal ended and they lead again).
-                    assert new_mover is None or new_mover.message_id == old_mover.message_id
+                handovers += await screens.press_watching_the_turn(fake, app.service, match_id, (ANN, BOB), rng)
             assert handovers >= 5
             sends = panel_sends(fake, ANN) + panel_sends(fake, BOB)
             # The first panels ring; a player who moved a moment ago is handed the turn silently.
