@@ -268,6 +268,10 @@ class Delivery:
                 else:
                     return
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER
+            if since >= 0:
+                # Should the process die after Telegram took the new panel but before it is recorded, the
+                # next pass sends one more: the panel that works is always the newest in the chat.
+                await self.service.shown(record.id, **{f"p{seat}n": -1})
             sent = await self.outbox.send(player.id, text, markup, silent=quiet)
             await self.service.shown(
                 record.id, **{f"p{seat}": sent.message_id, f"p{seat}v": record.version, f"p{seat}n": record.version}
