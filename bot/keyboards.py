@@ -6,7 +6,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
 from bot.i18n import Translator
-from bot.render import View, tile
+from bot.render import View, blocked_tile, tile
 from bot.services.models import Challenge
 from engine import Action, BingoView, FortyTwoView, Kind, Tile, find_preset
 from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
@@ -22,13 +22,12 @@ def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKe
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
-def challenge_keyboard(tr: Translator, challenge: Challenge, bot_username: str) -> InlineKeyboardMarkup:
-    link = f"https://t.me/{bot_username}?start=j_{challenge.id}"
+def challenge_keyboard(tr: Translator, challenge: Challenge) -> InlineKeyboardMarkup:
+    """One button to accept (a user who never started the bot is sent there by the answer to the press)."""
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [InlineKeyboardButton(text=tr("btn-join"), url=link)],
             [
-                InlineKeyboardButton(text=tr("btn-join-here"), callback_data=JoinCb(c=challenge.id).pack()),
+                InlineKeyboardButton(text=tr("btn-join"), callback_data=JoinCb(c=challenge.id).pack()),
                 InlineKeyboardButton(text=tr("btn-withdraw"), callback_data=WithdrawCb(c=challenge.id).pack()),
             ],
         ]
@@ -44,7 +43,7 @@ def open_bot_keyboard(tr: Translator, bot_username: str, payload: str) -> Inline
 
 
 def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> InlineKeyboardMarkup | None:
-    """The hand as buttons (unplayable tiles in brackets) and the extra actions that apply."""
+    """The hand as buttons (a tile that may not be played now marked 🚫) and the extra actions that apply."""
     if view.end is not None and max(view.score) >= view.target:
         return None
 
@@ -68,7 +67,7 @@ def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> I
     for t in view.hand:
         play = Action(Kind.PLAY, t.index)
         playable = acting and play in legal
-        text = tile(t) if playable or not acting else f"({t.high}|{t.low})"
+        text = tile(t) if playable or not acting else blocked_tile(t)
         hand_buttons.append(button(text, play))
     rows += _rows(hand_buttons, TILES_PER_ROW)
     if isinstance(view, BingoView) and acting:

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from html import escape
 
 from aiogram.types import InlineKeyboardMarkup
 
@@ -65,21 +64,25 @@ class Presenter:
             f"@{challenge.opponent_username}" if challenge.opponent_username else None
         )
         game = render.game_name(tr, challenge.preset)
-        creator = escape(challenge.creator.name)
+        creator = render.user_text(challenge.creator.name)
         if opponent:
             head = tr(
-                "challenge-invite", creator=creator, opponent=escape(opponent), game=game, target=challenge.target
+                "challenge-invite",
+                creator=creator,
+                opponent=render.user_text(opponent),
+                game=game,
+                target=challenge.target,
             )
         else:
             head = tr("challenge-anyone", creator=creator, game=game, target=challenge.target)
         text = head + "\n" + tr("challenge-expires", n=minutes)
-        return text, keyboards.challenge_keyboard(tr, challenge, self.bot_username)
+        return text, keyboards.challenge_keyboard(tr, challenge)
 
     def close_challenge(self, challenge: Challenge, key: str) -> None:
         """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled, expired)."""
         self.cancel_expiry(challenge.id)
         if challenge.message_id is not None:
-            text = self.i18n[challenge.lang](key, creator=escape(challenge.creator.name))
+            text = self.i18n[challenge.lang](key, creator=render.user_text(challenge.creator.name))
             self.outbox.edit(challenge.chat_id, challenge.message_id, text, None)
 
     def schedule_expiry(self, challenge: Challenge) -> None:

@@ -11,15 +11,35 @@ from html import escape
 
 from bot.i18n import Translator
 from bot.services.models import Finish, MatchRecord, Summary
-from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Tile, find_preset
+from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Refusal, Tile, TrickView, find_preset
+from engine.bingo import LOWER, SUIT
 from engine.fortytwo import Phase
 from engine.rules import BingoRules, ClosePenalty, FortyTwoRules
 
 View = BingoView | FortyTwoView
 
 
+NAME_LIMIT = 32
+"""Characters of a user's name (or other text a user typed) that a message shows; longer ones end in "…"."""
+
+
+def clip(text: str, limit: int = NAME_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (the last one "…" when cut): user text never floods a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def user_text(text: str, limit: int = NAME_LIMIT) -> str:
+    """Text a user wrote (a name, a command's argument) made safe for an HTML message: cut, then escaped."""
+    return escape(clip(text, limit))
+
+
 def tile(t: Tile) -> str:
     return f"[{t.high}|{t.low}]"
+
+
+def blocked_tile(t: Tile) -> str:
+    """A tile the player may not play now, as its button shows it."""
+    return f"🚫 {t.high}|{t.low}"
 
 
 def tiles(ts: tuple[Tile, ...]) -> str:
@@ -27,7 +47,7 @@ def tiles(ts: tuple[Tile, ...]) -> str:
 
 
 def name(record: MatchRecord, seat: int) -> str:
-    return escape(record.players[seat].name)
+    return user_text(record.players[seat].name)
 
 
 def game_name(tr: Translator, preset: str) -> str:
@@ -49,19 +69,33 @@ def _tricks(tr: Translator, record: MatchRecord, counts: tuple[int, int], key: s
     return tr(key, a=name(record, 0), b=name(record, 1), ta=counts[0], tb=counts[1])
 
 
+def last_trick_text(tr: Translator, record: MatchRecord, last: TrickView) -> str:
+    """Who played which tile in a settled trick, and who took it."""
+    return tr(
+        "table-last",
+        leader=name(record, last.leader),
+        lead=tile(last.lead),
+        other=name(record, 1 - last.leader),
+        reply=tile(last.reply),
+        winner=name(record, last.winner),
+    )
+
+
 def _trick_lines(tr: Translator, record: MatchRecord, view: View, *, lead: bool = True) -> list[str]:
-    """The tile on the table (when ``lead``) and the last trick."""
+    """The tile on the table (when ``lead``) and the last trick (of this phase: 42's draw tricks stay in the draw)."""
     lines = []
     if lead and view.lead is not None and view.leader is not None:
         lines.append(tr("table-lead", tile=tile(view.lead), name=name(record, view.leader)))
     last = view.last_trick
+    if isinstance(view, FortyTwoView) and view.phase in (Phase.PLAY, Phase.OVER) and not any(view.tricks):
+        last = None
     if last is not None:
-        lines.append(tr("table-last", lead=tile(last.lead), reply=tile(last.reply), name=name(record, last.winner)))
+        lines.append(last_trick_text(tr, record, last))
     return lines
 
 
 def _bingo_common(tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
-    """Lines the table and both panels share in Bingo."""
+    """Lines the table and both panels share in Bingo: trumps, the reserve (and that suit must be followed)."""
     lines = []
     if view.indicator is not None:
         lines.append(tr("table-trump", suit=view.trump, tile=tile(view.indicator)))
@@ -71,7 +105,14 @@ def _bingo_common(tr: Translator, record: MatchRecord, view: BingoView) -> list[
         lines.append(tr("table-closed", name=name(record, view.closed_by)))
     elif view.reserve:
         lines.append(tr("table-reserve", n=view.reserve))
+    elif view.end is None:
+        lines.append(tr("table-reserve-empty"))
     return lines
+
+
+def claim_title(tr: Translator, preset: str, count: int) -> str:
+    """The name the preset's source gives to declaring ``count`` doubles («король»), or ""."""
+    return tr("claim-name", preset=preset, n=count)
 
 
 def _claims(tr: Translator, record: MatchRecord, view: BingoView, seats: tuple[int, ...]) -> list[str]:
@@ -80,16 +121,24 @@ def _claims(tr: Translator, record: MatchRecord, view: BingoView, seats: tuple[i
         if claim.seat not in seats:
             continue
         state = "open" if claim.scored is None else "won" if claim.scored else "lost"
+        title = claim_title(tr, view.preset, len(claim.doubles))
         lines.append(
             tr(
                 "table-claim",
                 name=name(record, claim.seat),
+                title=f"{title}, " if title else "",
                 n=len(claim.doubles),
                 tiles=tiles(claim.doubles),
                 state=state,
             )
         )
     return lines
+
+
+def _points_42(view: FortyTwoView, seat: int) -> str:
+    """A seat's points in 42's play; the declarer's against the bid ("12/30")."""
+    points = view.points[seat]
+    return f"{points}/{view.bid}" if seat == view.declarer and view.bid is not None else str(points)
 
 
 def _fortytwo_common(tr: Translator, record: MatchRecord, view: FortyTwoView) -> list[str]:
@@ -134,7 +183,9 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
         lines += _trick_lines(tr, record, view)
         if view.phase in (Phase.PLAY, Phase.OVER) and view.trump is not None:
             lines.append(_tricks(tr, record, view.tricks))
-            lines.append(tr("table-points", a=name(record, 0), b=name(record, 1), pa=view.points[0], pb=view.points[1]))
+            lines.append(
+                tr("table-points", a=name(record, 0), b=name(record, 1), pa=_points_42(view, 0), pb=_points_42(view, 1))
+            )
         if view.turn is not None and record.is_active:
             lines.append(tr("table-turn", name=name(record, view.turn)))
     return "\n".join(lines)
@@ -156,7 +207,7 @@ def panel_text(
     if prev is not None:
         last = prev.view(None).last_trick
         if last is not None:
-            lines.append(tr("table-last", lead=tile(last.lead), reply=tile(last.reply), name=name(record, last.winner)))
+            lines.append(last_trick_text(tr, record, last))
         lines += [deal_result_text(tr, record, prev), ""]
     lines += [
         tr("panel-title", game=game_name(tr, view.preset), deal=view.deal, opponent=name(record, other)),
@@ -165,7 +216,8 @@ def panel_text(
     if isinstance(view, BingoView):
         lines += _bingo_common(tr, record, view)
         own = view.points[seat]
-        lines.append(tr("panel-points", points=own or 0, mine=view.tricks[seat], theirs=view.tricks[other]))
+        goal = _bingo_rules(view).goal
+        lines.append(tr("panel-points", points=own or 0, goal=goal, mine=view.tricks[seat], theirs=view.tricks[other]))
         shown = [c for c in view.claims if c.seat == other]
         if shown:
             lines.append(tr("panel-opponent-claims", tiles=tiles(shown[-1].doubles)))
@@ -176,15 +228,21 @@ def panel_text(
             lines.append(
                 tr(
                     "panel-points-42",
-                    mine=view.points[seat],
-                    theirs=view.points[other],
+                    mine=_points_42(view, seat),
+                    theirs=_points_42(view, other),
                     tm=view.tricks[seat],
                     tt=view.tricks[other],
                 )
             )
     lines += _trick_lines(tr, record, view, lead=False)
-    if isinstance(view, FortyTwoView) and view.phase in (Phase.BIDDING, Phase.TRUMPS) and view.hand:
-        # These phases show bid or suit buttons instead of the tiles.
+    if (
+        isinstance(view, FortyTwoView)
+        and view.phase in (Phase.BIDDING, Phase.TRUMPS)
+        and view.turn == seat
+        and record.is_active
+        and view.hand
+    ):
+        # The player to bid or name trumps has bid or suit buttons instead of the tiles.
         lines.append(tr("panel-hand", tiles=tiles(view.hand)))
     lines.append(_prompt(tr, record, view))
     if summary is not None and not record.is_active:
@@ -202,7 +260,10 @@ def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
     if view.end is not None:
         return tr("panel-match-over") if max(view.score) >= view.target else tr("panel-over")
     if view.turn != seat:
-        return tr("panel-wait", name=name(record, 1 - (seat or 0)))
+        opponent = name(record, 1 - (seat or 0))
+        if view.lead is not None and view.leader == seat:
+            return tr("panel-wait-reply", name=opponent, tile=tile(view.lead))
+        return tr("panel-wait", name=opponent)
     if isinstance(view, BingoView) and view.choosing and view.indicator is not None:
         return tr("panel-choose", tile=tile(view.indicator))
     if isinstance(view, FortyTwoView):
@@ -255,7 +316,8 @@ def award_text(tr: Translator, record: MatchRecord, view: View, award: Award) ->
         args["threshold"] = rules.schneider
         args["penalty"] = "first" if rules.close_penalty is ClosePenalty.CLOSED_BEFORE_FIRST_TRICK else "notrick"
     if reason is Reason.CLAIM:
-        args["claim"] = tr("doubles", n=award.claimed)
+        title = claim_title(tr, view.preset, award.claimed)
+        args["claim"] = tr("doubles", n=award.claimed) + (f" ({title})" if title else "")
     if isinstance(view, FortyTwoView) and reason in (Reason.BID_MADE, Reason.BID_SET):
         declarer = award.seat if reason is Reason.BID_MADE else 1 - award.seat
         args["bid"] = view.bid or 0
@@ -284,3 +346,31 @@ def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | 
         rl=str(summary.ratings[1]),
         d=summary.rating_change,
     )
+
+
+def _bingo_rules(view: BingoView) -> BingoRules:
+    rules = find_preset(view.preset)
+    assert isinstance(rules, BingoRules)
+    return rules
+
+
+FOLLOW_REFUSALS = frozenset(
+    {Refusal.MUST_FOLLOW_SUIT, Refusal.MUST_BEAT, Refusal.MUST_FOLLOW_LOWER_HALF, Refusal.MUST_TRUMP}
+)
+"""Refusals of a reply that breaks the duty to follow: their text names the led tile and the suit asked for."""
+
+
+def refusal_text(tr: Translator, refusal: Refusal, view: View | None) -> str:
+    """Why a press was refused, naming the led tile and the suit it asks for (``view``: the presser's seat)."""
+    lead = view.lead if view is not None else None
+    if refusal not in FOLLOW_REFUSALS or lead is None or view is None or view.trump is None:
+        return tr(f"refusal-{refusal.value}")
+    if isinstance(view, BingoView):
+        suit, low = SUIT[lead.index], LOWER[lead.index]
+    else:
+        suit, low = lead.high, lead.low
+        if view.trump in (lead.high, lead.low):
+            # A trump led in 42 is followed with a trump: the engine calls it following suit.
+            refusal = Refusal.MUST_TRUMP
+    args = {"tile": tile(lead), "suit": view.trump if refusal is Refusal.MUST_TRUMP else suit, "low": low}
+    return tr(f"refusal-{refusal.value}", **args)

@@ -9,7 +9,8 @@ from bot import render
 from bot.i18n import I18n, Translator, pick_lang
 from bot.presenter import Presenter
 from bot.services.matches import MatchService, Rejected
-from bot.services.models import Lang, MatchRecord, Player, Rejection
+from bot.services.models import LANGS, Lang, MatchRecord, Player, Rejection
+from engine import PRESETS
 
 GROUP_TYPES = {"group", "supergroup"}
 
@@ -31,10 +32,34 @@ REJECTION_TOASTS: dict[Rejection, str] = {
 }
 
 
-def rejection_text(tr: Translator, exc: Rejected) -> str:
+def rejection_text(tr: Translator, exc: Rejected, view: render.View | None = None) -> str:
+    """A refusal's toast; with the presser's ``view``, a broken duty to follow names the tile and the suit."""
     if exc.reason is Rejection.ILLEGAL and exc.refusal is not None:
-        return tr(f"refusal-{exc.refusal.value}")
+        return render.refusal_text(tr, exc.refusal, view)
     return tr(REJECTION_TOASTS[exc.reason])
+
+
+ENGLISH_WORDS = {"classic": "bingo-classic", "domino": "bingo-domino"}
+"""The English words ``/play`` took before the locales named the games."""
+
+
+def preset_words(i18n: I18n) -> dict[str, str]:
+    """Every word ``/play`` and ``/rules`` take for a game, lower case: its key, and its words in each language."""
+    words = {name: name for name in PRESETS} | ENGLISH_WORDS
+    for lang in LANGS:
+        for preset in PRESETS:
+            for word in i18n[lang](f"words-{preset}").split(","):
+                words.setdefault(word.strip().lower(), preset)
+    return words
+
+
+def preset_hint(tr: Translator) -> str:
+    """The games a user may name, one word each in ``tr``'s language."""
+    return ", ".join(tr(f"words-{preset}").split(",")[0].strip() for preset in PRESETS)
+
+
+def unknown_game(tr: Translator, word: str) -> str:
+    return tr("error-unknown-game", name=render.user_text(word), list=preset_hint(tr))
 
 
 def player_of(user: User) -> Player:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot import keyboards
+from bot import keyboards, render
 from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
 from bot.i18n import I18n
 from bot.presenter import Presenter
@@ -30,13 +29,14 @@ async def move(
     log_ctx.update(match=callback_data.m, action=callback_data.a)
     user = query.from_user
     try:
-        record, _ = await service.peek(callback_data.m)
+        record, match = await service.peek(callback_data.m)
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
         return
     tr = i18n[record.lang]
     seat = record.seat_of(user.id)
+    view = match.deal.view(seat) if seat is not None else None
     if seat is not None and query.message is not None and record.is_active:
         panel = await service.panel_message(record.id, seat)
         if panel is not None and panel != query.message.message_id:
@@ -51,7 +51,7 @@ async def move(
         if exc.reason is Rejection.STALE and seat is not None:
             await _outdated_panel(query, record.id, seat, presenter, log_ctx, "toast-stale")
             return
-        await query.answer(rejection_text(tr, exc))
+        await query.answer(rejection_text(tr, exc, view))
         return
     if result.duplicate:
         log_ctx["result"] = "duplicate"
@@ -148,7 +148,7 @@ async def surrender_command(message: Message, service: MatchService, presenter: 
         mtr = i18n[record.lang]
         opponent = record.players[1 - seat].name
         await message.reply(
-            mtr("surrender-confirm", opponent=escape(opponent)),
+            mtr("surrender-confirm", opponent=render.user_text(opponent)),
             reply_markup=keyboards.surrender_keyboard(mtr, match_id, user.id),
         )
         asked = True

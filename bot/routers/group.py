@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-from html import escape
+import re
 from typing import Any
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from bot import render
 from bot.callbacks import WithdrawCb
 from bot.i18n import I18n
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, player_of, rejection_text
+from bot.routers.common import (
+    GROUP_TYPES,
+    chat_lang,
+    is_admin,
+    player_of,
+    preset_words,
+    rejection_text,
+    unknown_game,
+)
 from bot.services.matches import MatchService, Rejected
-from engine import PRESETS, find_preset
+from engine import find_preset
 
-ALIASES = {name: name for name in PRESETS} | {"classic": "bingo-classic", "domino": "bingo-domino"}
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
+"""What Telegram allows as a username: 5 to 32 Latin letters, digits and underscores, a letter first."""
 
 
 async def play(
@@ -38,16 +48,20 @@ async def play(
     opponent_id: int | None = None
     opponent_name: str | None = None
     opponent_username: str | None = None
+    words = preset_words(i18n)
     for word in (command.args or "").split():
         if word.startswith("@") and len(word) > 1:
+            if not USERNAME.fullmatch(word[1:]):
+                await message.reply(tr("error-bad-username", name=render.user_text(word)))
+                return
             opponent_username = word[1:]
-        elif word.lower() in ALIASES:
-            chosen = ALIASES[word.lower()]
+        elif word.lower() in words:
+            chosen = words[word.lower()]
             if find_preset(chosen).game != find_preset(preset).game:
                 target = None
             preset = chosen
         else:
-            await message.reply(tr("error-unknown-game", name=escape(word), list=", ".join(sorted(ALIASES))))
+            await message.reply(unknown_game(tr, word))
             return
     reply = message.reply_to_message
     if opponent_username is None and reply is not None and reply.from_user and not reply.from_user.is_bot:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -82,7 +80,8 @@ async def change(
     await query.answer(tr("toast-done"))
     presenter.outbox.edit(chat_id, message.message_id, settings_text(tr, settings), settings_keyboard(tr, settings))
     await presenter.outbox.send(
-        chat_id, tr("settings-changed", name=escape(query.from_user.full_name)) + "\n" + settings_text(tr, settings)
+        chat_id,
+        tr("settings-changed", name=render.user_text(query.from_user.full_name)) + "\n" + settings_text(tr, settings),
     )
 
 

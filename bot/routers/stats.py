@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from html import escape
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
@@ -11,8 +10,7 @@ from aiogram.types import Message
 
 from bot import render
 from bot.i18n import I18n, Translator
-from bot.routers.common import GROUP_TYPES, message_lang
-from bot.routers.group import ALIASES
+from bot.routers.common import GROUP_TYPES, message_lang, preset_words, unknown_game
 from bot.services.matches import MatchService
 from bot.services.models import Finish, Standing, Summary
 
@@ -31,7 +29,7 @@ def _standing_line(tr: Translator, row: Standing) -> str:
     return tr(
         "top-row",
         rank=row.rank,
-        name=escape(row.name or str(row.user_id)),
+        name=render.user_text(row.name or str(row.user_id)),
         rating=str(row.rating),
         won=row.won,
         lost=row.lost,
@@ -68,11 +66,11 @@ def _summary_line(tr: Translator, summary: Summary, *, for_user: int | None = No
     args = {
         "date": _date(tr, summary.finished),
         "game": render.game_name(tr, summary.preset),
-        "a": escape(a.name),
-        "b": escape(b.name),
+        "a": render.user_text(a.name),
+        "b": render.user_text(b.name),
         "sa": summary.score[0],
         "sb": summary.score[1],
-        "winner": escape(summary.players[summary.winner].name),
+        "winner": render.user_text(summary.players[summary.winner].name),
         "how": "surrender" if summary.finish is Finish.SURRENDER else "target",
     }
     if for_user is None:
@@ -89,7 +87,7 @@ async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
     tr = await _lang_tr(message, service, i18n)
     in_group = message.chat.type in GROUP_TYPES
     data = await service.stats(user.id, message.chat.id if in_group else None)
-    name = escape(user.full_name)
+    name = render.user_text(user.full_name)
     if not data.played:
         await message.answer(tr("stats-none", name=name))
         return
@@ -136,10 +134,11 @@ async def rules(message: Message, command: CommandObject, service: MatchService,
     preset = (await service.chat_settings(message.chat.id)).preset if message.chat.type in GROUP_TYPES else "bingo"
     word = (command.args or "").strip().lower()
     if word:
-        if word not in ALIASES:
-            await message.answer(tr("error-unknown-game", name=escape(word), list=", ".join(sorted(ALIASES))))
+        words = preset_words(i18n)
+        if word not in words:
+            await message.answer(unknown_game(tr, word))
             return
-        preset = ALIASES[word]
+        preset = words[word]
     await message.answer(tr(f"rules-{preset}"))
 
 

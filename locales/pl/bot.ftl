@@ -1,3 +1,7 @@
+## A Telegram name cannot be declined: a player's name only ever stands in the
+## nominative (as the subject, after a colon or a dash, in parentheses), never
+## after a preposition. The register is informal («ty»): friends play in a group.
+
 ## Words with numbers
 
 points = { $n } { $n ->
@@ -34,9 +38,14 @@ minutes = { $n } { $n ->
 ## Games and suits
 
 preset-bingo = Bingo
-preset-bingo-classic = Bingo (klasyczne)
-preset-bingo-domino = Bingo (domino)
+preset-bingo-classic = Bingo z obowiązkiem przebicia
+preset-bingo-domino = Bingo z obowiązkiem atu
 preset-42 = 42 we dwóch
+# Words /play and /rules accept for each game (the first is shown in hints); the other language's work too.
+words-bingo = bingo, zwykłe
+words-bingo-classic = klasyczne, klasyka, przebicie
+words-bingo-domino = atu, domino
+words-42 = 42
 suit = { $suit ->
     [0] mydła
     [1] jedynki
@@ -55,79 +64,103 @@ suit-short = { $suit ->
     [5] piątki (5)
    *[6] szóstki (6)
 }
+# The names the sources give to declaring n doubles, by preset (nothing where a count has none).
+claim-name = { $preset ->
+    [bingo-classic] { $n ->
+        [2] „duplet”
+        [3] „tercet”
+        [4] „podwójny duplet”
+        [5] „król”
+        [6] „cesarz”
+       *[7] „niezwyciężony”
+    }
+    [bingo-domino] { $n ->
+        [4] „król”
+        [6] „cesarz”
+        [7] „niezwyciężony”
+       *[other] {""}
+    }
+   *[bingo] { $n ->
+        [5] „król”
+        [6] „cesarz”
+        [7] „niezwyciężony”
+       *[other] {""}
+    }
+}
 
 ## Challenges
 
 challenge-anyone = 🎲 <b>{ $creator }</b> szuka przeciwnika: { $game }, do { game-points-target }.
-challenge-invite = 🎲 Wyzwanie od <b>{ $creator }</b> dla <b>{ $opponent }</b>: { $game }, do { game-points-target }.
+challenge-invite = 🎲 <b>{ $creator }</b> rzuca wyzwanie. Rywal: <b>{ $opponent }</b>. { $game }, do { game-points-target }.
 game-points-target = { $target } { $target ->
     [one] dużego punktu
    *[other] dużych punktów
 }
 challenge-expires = Wyzwanie jest ważne przez { minutes }.
-challenge-withdrawn = Wyzwanie od { $creator } zostało wycofane.
-challenge-cancelled = Wyzwanie od { $creator } zostało usunięte przez administratora.
-challenge-expired = ⌛ Wyzwanie od { $creator } wygasło — nikt go nie przyjął.
-challenge-accepted = 🀄 <b>{ $a }</b> kontra <b>{ $b }</b>: { $game }, do { game-points-target }. Kamienie rozdane — są na prywatnych czatach z botem.
+challenge-withdrawn = ✖ Wyzwanie wycofane. Autor wyzwania: { $creator }.
+challenge-cancelled = ✖ Wyzwanie usunięte przez administratora. Autor wyzwania: { $creator }.
+challenge-expired = ⌛ Wyzwanie wygasło — nikt go nie przyjął. Autor wyzwania: { $creator }.
+challenge-accepted = 🀄 Mecz się zaczął: <b>{ $a }</b> i <b>{ $b }</b> — { $game }, do { game-points-target }. Każdy ma już swoje kamienie na prywatnym czacie z botem.
 btn-join = 🤝 Przyjmij wyzwanie
-btn-join-here = ⚡ Przyjmij tutaj
 btn-withdraw = ✖ Wycofaj
 btn-open-bot = 🤖 Otwórz bota
 
 ## Table (group)
 
 table-title = <b>{ $game }</b> · rozdanie { $deal }
-table-score = { $a } <b>{ $sa }:{ $sb }</b> { $b } · do { $target }
+table-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b> · do { $target }
 table-trump = Atu: { suit } { $tile }
 table-trump-hidden = Atu: { suit }
 table-reserve = W talonie: { tiles }
-table-closed = 🔒 Talon zamknięty: { $name }
-table-lead = Na stole: { $tile } ({ $name })
-table-last = Poprzednia lewa: { $lead } { $reply } → { $name }
-table-tricks = Lewy: { $a } { $ta } · { $b } { $tb }
-table-claim = 📣 { $name }: { doubles } { $tiles } — { $state ->
-    [open] czeka na wynik lewy
+table-reserve-empty = Talon pusty — teraz trzeba dokładać do koloru.
+table-closed = 🔒 Talon zamknięty — { $name } musi zdobyć 70. Teraz trzeba dokładać do koloru.
+table-lead = Na stole: { $name } { $tile }
+table-last = Poprzednia lewa: { $leader } { $lead } · { $other } { $reply } → { $winner }
+table-tricks = Lewy — { $a }: { $ta } · { $b }: { $tb }
+table-claim = 📣 { $name } deklaruje { $title }{ doubles }: { $tiles } — { $state ->
+    [open] czekamy na wynik lewy
     [won] zaliczone
-   *[lost] niezaliczone
+   *[lost] niezaliczone: lewę wziął przeciwnik
 }
 table-turn = ▶️ Ruch: <b>{ $name }</b>
 table-choosing = ▶️ <b>{ $name }</b> wybiera: odkryty { $tile } albo zakryty kamień
 table-stock = W talonie: { tiles }
 table-phase = { $phase ->
-    [draw] Dobieranie (bez atu, bez obowiązku koloru)
+    [draw] Dobieranie: bez atu, bez obowiązku dokładania do koloru
     [bidding] Licytacja
     [trumps] Wybór atu
    *[play] Rozgrywka
 }
-table-bids = Licytacja: { $list }
+table-bids = Odzywki: { $list }
 bid-pass = pas
 table-contract = Kontrakt: { $name } — { $bid }, atu: { $trump }
 table-contract-pending = Kontrakt: { $name } — { $bid }
-table-points = Punkty: { $a } { $pa } · { $b } { $pb }
-table-draw-tricks = Lewy w dobieraniu: { $a } { $ta } · { $b } { $tb }
+table-points = Punkty — { $a }: { $pa } · { $b }: { $pb }
+table-draw-tricks = Lewy w dobieraniu — { $a }: { $ta } · { $b }: { $tb }
 
 ## Panel (private)
 
-panel-title = <b>{ $game }</b> · rozdanie { $deal } · przeciwko { $opponent }
-panel-score = Wynik <b>{ $me }:{ $them }</b> (do { $target })
-panel-points = Twoje punkty: <b>{ $points }</b> · lewy { $mine }:{ $theirs }
-panel-points-42 = Punkty: ty { $mine } · przeciwnik { $theirs } · lewy { $tm }:{ $tt }
-panel-opponent-claims = Przeciwnik pokazał: { $tiles }
+panel-title = <b>{ $game }</b> · rozdanie { $deal } · rywal: { $opponent }
+panel-score = Wynik meczu: ty <b>{ $me }</b>, rywal <b>{ $them }</b> · do { $target }
+panel-points = Twoje punkty: <b>{ $points }</b>/{ $goal } · lewy: ty { $mine }, rywal { $theirs }
+panel-points-42 = Punkty: ty <b>{ $mine }</b>, rywal <b>{ $theirs }</b> · lewy: ty { $tm }, rywal { $tt }
+panel-opponent-claims = Rywal pokazał: { $tiles }
 panel-lead = Twoje wyjście.
 panel-reply = Twoja odpowiedź na { $tile }.
-panel-wait = ⏳ Ruch przeciwnika ({ $name }).
+panel-wait = ⏳ Ruch rywala: { $name }.
+panel-wait-reply = ⏳ { $name } odpowiada na twój { $tile }.
 panel-choose = Weź odkryty { $tile } albo zakryty kamień.
 panel-bid-first = Twoja odzywka (od { $min }) albo pas.
 panel-bid = Twoja odzywka (powyżej { $bid }) albo pas.
 panel-trumps = Wybierz atu.
 panel-hand = Twoje kamienie: { $tiles }
-panel-hint = Kamieni w nawiasach nie możesz teraz zagrać.
+panel-hint = 🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego).
 panel-over = Rozdanie zakończone.
 panel-match-over = Mecz zakończony.
-btn-claim = 📣 { $tile }: zgłoś { doubles } ({ $value })
+btn-claim = 📣 Wyjdź { $tile } i zgłoś { doubles } ({ $value })
 claim-value = { $gp ->
-    [0] { points }
-   *[other] { game-points }
+    [0] +{ $n }
+   *[other] +{ game-points }
 }
 btn-close = 🔒 Zamknij talon
 btn-take-indicator = Weź { $tile }
@@ -141,15 +174,15 @@ refusal-game_over = Rozdanie już się skończyło.
 refusal-not_your_turn = To nie twój ruch.
 refusal-wrong_phase = Teraz nie można tak zagrać.
 refusal-not_in_hand = Nie masz tego kamienia.
-refusal-must_follow_suit = Musisz dołożyć do koloru.
-refusal-must_beat = Musisz przebić kamieniem tego samego koloru — masz taki.
-refusal-must_follow_lower_half = Musisz dołożyć kamień z niższą połówką kamienia wyjścia.
-refusal-must_trump = Musisz zagrać atutem.
+refusal-must_follow_suit = Dokładamy do koloru: na { $tile } potrzebne są nieatutowe { suit } — masz je.
+refusal-must_beat = Dokładamy do koloru i przebijamy: na { $tile } potrzebny jest nieatutowy kamień tego koloru, który go przebije — masz taki.
+refusal-must_follow_lower_half = Dokładamy do koloru: nie masz koloru { $tile } — potrzebny jest kamień nieatutowy z { $low }, niższą połówką kamienia wyjścia.
+refusal-must_trump = Na { $tile } musisz odpowiedzieć atutem ({ suit }) — masz go.
 refusal-no_claim = Takiej deklaracji nie można zgłosić.
 refusal-cannot_close = Teraz nie można zamknąć talonu.
 refusal-bid_too_low = Odzywka musi być wyższa od poprzedniej.
 toast-stale = Ten przycisk jest nieaktualny — spójrz na nowszą wiadomość.
-toast-panel-resent = Panel był nieaktualny — świeży jest niżej w czacie z botem.
+toast-panel-resent = Panel był nieaktualny — świeży jest już na dole czatu z botem.
 toast-old-panel = To stary panel — używaj najnowszego.
 toast-not-your-question = To pytanie nie jest do ciebie.
 toast-not-player = Nie grasz w tym meczu.
@@ -171,24 +204,25 @@ toast-done = Gotowe.
 
 ## Errors of commands
 
-error-group-only = To polecenie działa tylko w grupie.
+error-group-only = To polecenie działa tylko na czacie grupowym.
 error-private-only = To polecenie działa tylko na prywatnym czacie z botem.
 error-unknown-game = Nie znam gry „{ $name }”. Dostępne: { $list }.
+error-bad-username = „{ $name }” to nie jest nazwa użytkownika Telegrama: po @ jest od 5 do 32 liter łacińskich, cyfr lub „_”.
 error-no-match = Nie masz aktywnego meczu.
 error-no-challenge = Nie masz otwartego wyzwania w tym czacie.
 error-internal = Coś poszło nie tak — spróbuj jeszcze raz.
 error-storage = Baza danych jest niedostępna, spróbuj za minutę.
 error-admin-only = To mogą zrobić tylko administratorzy grupy.
 error-self-challenge = Nie możesz wyzwać samego siebie.
-player-blocked = ⚠️ Bot nie może pisać do gracza { $name }: bot jest zablokowany. Mecz czeka — odblokuj bota i wyślij mu /hand.
+player-blocked = ⚠️ { $name }: bot jest zablokowany na prywatnym czacie, więc kamienie tam nie docierają. Mecz czeka — odblokuj bota i wyślij mu /hand.
 need-start = { $name }, otwórz prywatny czat z botem, żeby dostać swoje kamienie.
 
 ## Results
 
 deal-result = <b>Rozdanie { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
 deal-no-points = Nikt nie zdobył 70 — duże punkty nie przysługują.
-deal-all-passed = Dwa pasy — rozdanie od nowa, znowu otwiera { $name }.
-deal-score = Wynik meczu: { $a } <b>{ $sa }:{ $sb }</b> { $b }.
+deal-all-passed = Dwa pasy — rozdanie od nowa. Znowu zaczyna: { $name }.
+deal-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
 reason-reached_goal = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik ma { $threshold } lub więcej.
 reason-schneider = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik ma mniej niż { $threshold }.
 reason-no_trick = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik bez żadnej lewy.
@@ -201,32 +235,32 @@ reason-reached_goal_after_close = { $name } +{ $gp }: zdobyto 70 punktów po zam
 reason-claim = { $name } +{ $gp }: zadeklarowano { $claim }.
 reason-bingo_takes_trump_double = { $name } +{ $gp }: bingo wzięło dublet atutowy!
 reason-bid_made = { $name } +{ $gp }: kontrakt { $bid } ugrany ({ $pts }).
-reason-bid_set = { $name } +{ $gp }: kontrakt przeciwnika { $bid } przegrany ({ $pts }).
+reason-bid_set = { $name } +{ $gp }: przeciwnik nie ugrał kontraktu { $bid } ({ $pts }).
 match-won = 🏆 <b>{ $name }</b> wygrywa mecz <b>{ $sw }:{ $sl }</b>!
 match-surrender = 🏳 { $loser } poddaje się. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
 rating-change = Ranking: { $winner } { $rw } (+{ $d }), { $loser } { $rl } (−{ $d }).
 
 ## Surrender
 
-surrender-confirm = Poddać mecz przeciwko { $opponent }? Zostanie zaliczony jako porażka.
+surrender-confirm = Poddajesz się? Rywal: { $opponent }. Mecz zostanie zaliczony jako porażka.
 btn-surrender = 🏳 Tak, poddaję się
 btn-keep-playing = Gramy dalej
 surrender-kept = Gramy dalej.
 
 ## Language
 
-lang-choose = Выберите язык · Wybierz język
+lang-choose = Выбери язык · Wybierz język
 lang-set = Język: polski.
 btn-lang-ru = 🇷🇺 Русский
 btn-lang-pl = 🇵🇱 Polski
 
 ## Start and commands
 
-start-welcome = Cześć! Prowadzę mecze w domino „Bingo” i „42” prosto w grupie. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
+start-welcome = Cześć! Prowadzę mecze domina „Bingo” i „42” prosto na czacie grupowym. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
 help-text = <b>Domino: Bingo i 42</b>
-    Mecz we dwóch prosto w grupie: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
+    Mecz we dwóch prosto na czacie grupowym: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
     1. Dodaj bota do grupy.
-    2. W grupie: /play — wyzwanie dla wszystkich, /play 42 albo /play bingo-classic — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla tej osoby.
+    2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
     3. Przeciwnik naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
     /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy

@@ -17,13 +17,13 @@ stats-last = Ostatnie mecze:
 stats-match-row = { $result ->
     [won] ✅
    *[lost] ❌
-} { $date } · { $game }: { $a } { $sa }:{ $sb } { $b }{ $how ->
+} { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b }{ $how ->
     [surrender] {" "}(poddanie)
    *[target] {""}
 }
 history-title = 📜 <b>Ostatnie mecze czatu</b>
 history-empty = W tym czacie nie zakończył się jeszcze żaden mecz.
-history-row = { $date } · { $game }: { $a } { $sa }:{ $sb } { $b } — wygrywa: { $winner }{ $how ->
+history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — wygrywa: { $winner }{ $how ->
     [surrender] {" "}(poddanie)
    *[target] {""}
 }

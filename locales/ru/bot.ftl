@@ -1,3 +1,7 @@
+## A Telegram name cannot be declined: a player's name only ever stands in the
+## nominative (as the subject, after a colon or a dash, in parentheses), never
+## after a preposition. The register is informal («ты»): friends play in a group.
+
 ## Words with numbers
 
 points = { $n } { $n ->
@@ -34,9 +38,14 @@ minutes = { $n } { $n ->
 ## Games and suits
 
 preset-bingo = Бинго
-preset-bingo-classic = Бинго (классика)
-preset-bingo-domino = Бинго (домино)
+preset-bingo-classic = Бинго: бить обязательно
+preset-bingo-domino = Бинго: козырять обязательно
 preset-42 = 42 вдвоём
+# Words /play and /rules accept for each game (the first is shown in hints); the other language's work too.
+words-bingo = бинго, обычное
+words-bingo-classic = классика, классическое, бить
+words-bingo-domino = козыри, козырять, домино
+words-42 = 42
 suit = { $suit ->
     [0] пустышки
     [1] единицы
@@ -55,46 +64,69 @@ suit-short = { $suit ->
     [5] пятёрки (5)
    *[6] шестёрки (6)
 }
+# The names the sources give to declaring n doubles, by preset (nothing where a count has none).
+claim-name = { $preset ->
+    [bingo-classic] { $n ->
+        [2] «дуплет»
+        [3] «тройник»
+        [4] «двойной дуплет»
+        [5] «король»
+        [6] «император»
+       *[7] «непобедимый»
+    }
+    [bingo-domino] { $n ->
+        [4] «король»
+        [6] «император»
+        [7] «непобедимый»
+       *[other] {""}
+    }
+   *[bingo] { $n ->
+        [5] «король»
+        [6] «император»
+        [7] «непобедимый»
+       *[other] {""}
+    }
+}
 
 ## Challenges
 
 challenge-anyone = 🎲 <b>{ $creator }</b> ищет соперника: { $game }, до { game-points-target }.
-challenge-invite = 🎲 <b>{ $creator }</b> вызывает <b>{ $opponent }</b>: { $game }, до { game-points-target }.
+challenge-invite = 🎲 <b>{ $creator }</b> бросает вызов. Соперник: <b>{ $opponent }</b>. { $game }, до { game-points-target }.
 game-points-target = { $target } { $target ->
     [one] зачётного очка
    *[other] зачётных очков
 }
 challenge-expires = Вызов действует { minutes }.
-challenge-withdrawn = Вызов от { $creator } отозван.
-challenge-cancelled = Вызов от { $creator } снят администратором.
-challenge-expired = ⌛ Вызов от { $creator } истёк — его никто не принял.
-challenge-accepted = 🀄 <b>{ $a }</b> против <b>{ $b }</b>: { $game }, до { game-points-target }. Камни розданы — каждому в личку с ботом.
+challenge-withdrawn = ✖ Вызов отозван. Автор вызова: { $creator }.
+challenge-cancelled = ✖ Вызов снят администратором. Автор вызова: { $creator }.
+challenge-expired = ⌛ Вызов истёк — его никто не принял. Автор вызова: { $creator }.
+challenge-accepted = 🀄 Матч начался: <b>{ $a }</b> и <b>{ $b }</b> — { $game }, до { game-points-target }. Камни уже у каждого в личке с ботом.
 btn-join = 🤝 Принять вызов
-btn-join-here = ⚡ Принять здесь
 btn-withdraw = ✖ Отозвать
 btn-open-bot = 🤖 Открыть бота
 
 ## Table (group)
 
 table-title = <b>{ $game }</b> · партия { $deal }
-table-score = { $a } <b>{ $sa }:{ $sb }</b> { $b } · до { $target }
+table-score = Счёт матча: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b> · до { $target }
 table-trump = Козыри: { suit } { $tile }
 table-trump-hidden = Козыри: { suit }
 table-reserve = В резерве: { tiles }
-table-closed = 🔒 Резерв закрыт: { $name }
-table-lead = На столе: { $tile } ({ $name })
-table-last = Предыдущая взятка: { $lead } { $reply } → { $name }
-table-tricks = Взятки: { $a } { $ta } · { $b } { $tb }
-table-claim = 📣 { $name }: { doubles } { $tiles } — { $state ->
-    [open] ждёт исхода взятки
+table-reserve-empty = Резерв пуст — теперь ходим в масть.
+table-closed = 🔒 Резерв закрыт — { $name } обязуется набрать 70. Теперь ходим в масть.
+table-lead = На столе: { $name } { $tile }
+table-last = Прошлая взятка: { $leader } { $lead } · { $other } { $reply } → { $winner }
+table-tricks = Взятки — { $a }: { $ta } · { $b }: { $tb }
+table-claim = 📣 { $name } объявляет { $title }{ doubles }: { $tiles } — { $state ->
+    [open] ждём исхода взятки
     [won] засчитано
-   *[lost] не засчитано
+   *[lost] не засчитано: взятку взял соперник
 }
 table-turn = ▶️ Ход: <b>{ $name }</b>
 table-choosing = ▶️ <b>{ $name }</b> выбирает: открытый { $tile } или закрытый камень
 table-stock = В резерве: { tiles }
 table-phase = { $phase ->
-    [draw] Добор (без козырей, масть не обязательна)
+    [draw] Добор: козырей нет, в масть ходить не обязательно
     [bidding] Торговля
     [trumps] Назначение козырей
    *[play] Розыгрыш
@@ -103,31 +135,32 @@ table-bids = Ставки: { $list }
 bid-pass = пас
 table-contract = Контракт: { $name } — { $bid }, козыри: { $trump }
 table-contract-pending = Контракт: { $name } — { $bid }
-table-points = Очки: { $a } { $pa } · { $b } { $pb }
-table-draw-tricks = Взятки в доборе: { $a } { $ta } · { $b } { $tb }
+table-points = Очки — { $a }: { $pa } · { $b }: { $pb }
+table-draw-tricks = Взятки в доборе — { $a }: { $ta } · { $b }: { $tb }
 
 ## Panel (private)
 
-panel-title = <b>{ $game }</b> · партия { $deal } · против { $opponent }
-panel-score = Счёт <b>{ $me }:{ $them }</b> (до { $target })
-panel-points = Ваши очки: <b>{ $points }</b> · взятки { $mine }:{ $theirs }
-panel-points-42 = Очки: вы { $mine } · соперник { $theirs } · взятки { $tm }:{ $tt }
+panel-title = <b>{ $game }</b> · партия { $deal } · соперник: { $opponent }
+panel-score = Счёт матча: ты <b>{ $me }</b>, соперник <b>{ $them }</b> · до { $target }
+panel-points = Твои очки: <b>{ $points }</b>/{ $goal } · взятки: ты { $mine }, соперник { $theirs }
+panel-points-42 = Очки: ты <b>{ $mine }</b>, соперник <b>{ $theirs }</b> · взятки: ты { $tm }, соперник { $tt }
 panel-opponent-claims = Соперник показал: { $tiles }
-panel-lead = Ваш заход.
-panel-reply = Ваш ответ на { $tile }.
-panel-wait = ⏳ Ход соперника ({ $name }).
-panel-choose = Возьмите открытый { $tile } или закрытый камень.
-panel-bid-first = Ваша ставка (от { $min }) или пас.
-panel-bid = Ваша ставка (выше { $bid }) или пас.
-panel-trumps = Назовите козыри.
-panel-hand = Ваши камни: { $tiles }
-panel-hint = Камнями в скобках сейчас ходить нельзя.
+panel-lead = Твой заход.
+panel-reply = Твой ответ на { $tile }.
+panel-wait = ⏳ Ход соперника: { $name }.
+panel-wait-reply = ⏳ { $name } отвечает на твой { $tile }.
+panel-choose = Возьми открытый { $tile } или закрытый камень.
+panel-bid-first = Твоя ставка (от { $min }) или пас.
+panel-bid = Твоя ставка (выше { $bid }) или пас.
+panel-trumps = Назначь козыри.
+panel-hand = Твои камни: { $tiles }
+panel-hint = 🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему).
 panel-over = Партия окончена.
 panel-match-over = Матч окончен.
-btn-claim = 📣 { $tile }: заявить { doubles } ({ $value })
+btn-claim = 📣 Зайти { $tile } и объявить { doubles } ({ $value })
 claim-value = { $gp ->
-    [0] { points }
-   *[other] { game-points }
+    [0] +{ $n }
+   *[other] +{ game-points }
 }
 btn-close = 🔒 Закрыть резерв
 btn-take-indicator = Взять { $tile }
@@ -138,57 +171,58 @@ btn-trump = { suit-short }
 ## Refusals and toasts
 
 refusal-game_over = Партия уже окончена.
-refusal-not_your_turn = Сейчас не ваш ход.
+refusal-not_your_turn = Сейчас не твой ход.
 refusal-wrong_phase = Сейчас так ходить нельзя.
-refusal-not_in_hand = Этого камня нет у вас в руке.
-refusal-must_follow_suit = Нужно ответить в масть.
-refusal-must_beat = Нужно побить камнем той же масти — он у вас есть.
-refusal-must_follow_lower_half = Нужно ответить камнем с младшей половинкой заходного.
-refusal-must_trump = Нужно ответить козырем.
-refusal-no_claim = Такую заявку сделать нельзя.
+refusal-not_in_hand = Этого камня у тебя нет.
+refusal-must_follow_suit = Ходим в масть: на { $tile } нужны некозырные { suit } — они у тебя есть.
+refusal-must_beat = Ходим в масть и бьём: на { $tile } нужен некозырный камень той же масти, который его побьёт, — он у тебя есть.
+refusal-must_follow_lower_half = Ходим в масть: масти { $tile } у тебя нет — нужен некозырный камень с { $low }, младшей половинкой заходного камня.
+refusal-must_trump = На { $tile } нужно ответить козырем ({ suit }) — он у тебя есть.
+refusal-no_claim = Так объявить дубли нельзя.
 refusal-cannot_close = Закрыть резерв сейчас нельзя.
 refusal-bid_too_low = Ставка должна быть выше предыдущей.
-toast-stale = Эта кнопка устарела — смотрите свежее сообщение.
-toast-panel-resent = Панель устарела — свежая пришла ниже в чате с ботом.
-toast-old-panel = Это старая панель — пользуйтесь самой новой.
-toast-not-your-question = Этот вопрос задан не вам.
-toast-not-player = Вы не играете в этом матче.
+toast-stale = Эта кнопка устарела — смотри свежее сообщение.
+toast-panel-resent = Панель устарела — свежая уже внизу чата с ботом.
+toast-old-panel = Это старая панель — пользуйся самой новой.
+toast-not-your-question = Этот вопрос задан не тебе.
+toast-not-player = Ты не играешь в этом матче.
 toast-match-over = Матч уже окончен.
 toast-no-match = Матч не найден.
-toast-busy = Секунду, ход ещё обрабатывается — нажмите снова.
+toast-busy = Секунду, ход ещё обрабатывается — нажми снова.
 toast-bad-button = Эта кнопка не работает.
-toast-own-challenge = Это ваш вызов — ждём соперника.
-toast-not-invited = Этот вызов адресован не вам.
+toast-own-challenge = Это твой вызов — ждём соперника.
+toast-not-invited = Этот вызов адресован не тебе.
 toast-challenge-gone = Вызов уже недействителен.
-toast-already-playing = У вас уже идёт матч в этом чате.
-toast-challenge-open = У вас уже есть открытый вызов в этом чате.
+toast-already-playing = У тебя уже идёт матч в этом чате.
+toast-challenge-open = У тебя уже есть открытый вызов в этом чате.
 toast-only-creator = Отозвать вызов может только его автор.
-toast-start-bot = Сначала откройте бота в личке — там ваши камни.
+toast-start-bot = Сначала открой бота в личке — там будут твои камни.
 toast-admin-only = Это могут только администраторы группы.
-toast-storage = Хранилище недоступно, попробуйте через минуту.
-toast-error = Что-то пошло не так — попробуйте ещё раз.
+toast-storage = Хранилище недоступно, попробуй через минуту.
+toast-error = Что-то пошло не так — попробуй ещё раз.
 toast-done = Готово.
 
 ## Errors of commands
 
 error-group-only = Эта команда работает только в группе.
 error-private-only = Эта команда работает только в личке с ботом.
-error-unknown-game = Не знаю игру «{ $name }». Доступны: { $list }.
-error-no-match = У вас нет активного матча.
-error-no-challenge = У вас нет открытого вызова в этом чате.
-error-internal = Что-то пошло не так — попробуйте ещё раз.
-error-storage = Хранилище недоступно, попробуйте через минуту.
+error-unknown-game = Не знаю игру «{ $name }». Можно: { $list }.
+error-bad-username = «{ $name }» — не имя пользователя Telegram: после @ идут от 5 до 32 латинских букв, цифр или «_».
+error-no-match = У тебя нет активного матча.
+error-no-challenge = У тебя нет открытого вызова в этом чате.
+error-internal = Что-то пошло не так — попробуй ещё раз.
+error-storage = Хранилище недоступно, попробуй через минуту.
 error-admin-only = Это могут только администраторы группы.
 error-self-challenge = Нельзя вызвать самого себя.
-player-blocked = ⚠️ Бот не может написать игроку { $name }: бот заблокирован. Матч ждёт: разблокируйте бота и отправьте ему /hand.
-need-start = { $name }, откройте бота в личке, чтобы получить свои камни.
+player-blocked = ⚠️ { $name }: бот заблокирован в личке, и камни туда не доходят. Матч ждёт — разблокируй бота и отправь ему /hand.
+need-start = { $name }, открой бота в личке, чтобы получить свои камни.
 
 ## Results
 
 deal-result = <b>Партия { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
 deal-no-points = Никто не набрал 70 — зачётных очков нет.
-deal-all-passed = Два паса — пересдача, снова открывает { $name }.
-deal-score = Счёт матча: { $a } <b>{ $sa }:{ $sb }</b> { $b }.
+deal-all-passed = Два паса — пересдача. Первая рука снова: { $name }.
+deal-score = Счёт матча: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
 reason-reached_goal = { $name } +{ $gp }: 70 очков набрано, у соперника { $threshold } или больше.
 reason-schneider = { $name } +{ $gp }: 70 очков набрано, у соперника меньше { $threshold }.
 reason-no_trick = { $name } +{ $gp }: 70 очков набрано, у соперника ни одной взятки.
@@ -198,36 +232,36 @@ reason-closer_failed_penalty = { $name } +{ $gp }: { $penalty ->
    *[notrick] соперник закрыл резерв, не взял ни одной взятки и не набрал 70.
 }
 reason-reached_goal_after_close = { $name } +{ $gp }: 70 очков набрано после того, как соперник закрыл резерв.
-reason-claim = { $name } +{ $gp }: заявлено { $claim }.
+reason-claim = { $name } +{ $gp }: объявлено { $claim }.
 reason-bingo_takes_trump_double = { $name } +{ $gp }: бинго взяло козырный дубль!
 reason-bid_made = { $name } +{ $gp }: контракт { $bid } выполнен ({ $pts }).
-reason-bid_set = { $name } +{ $gp }: контракт соперника { $bid } не выполнен ({ $pts }).
+reason-bid_set = { $name } +{ $gp }: соперник не выполнил контракт { $bid } ({ $pts }).
 match-won = 🏆 <b>{ $name }</b> выигрывает матч <b>{ $sw }:{ $sl }</b>!
 match-surrender = 🏳 { $loser } сдаётся. Победа: <b>{ $winner }</b> ({ $sw }:{ $sl }).
 rating-change = Рейтинг: { $winner } { $rw } (+{ $d }), { $loser } { $rl } (−{ $d }).
 
 ## Surrender
 
-surrender-confirm = Сдаться в матче против { $opponent }? Это засчитается как поражение.
-btn-surrender = 🏳 Да, сдаться
+surrender-confirm = Сдаться? Соперник: { $opponent }. Матч засчитается как поражение.
+btn-surrender = 🏳 Да, сдаюсь
 btn-keep-playing = Играть дальше
 surrender-kept = Играем дальше.
 
 ## Language
 
-lang-choose = Выберите язык · Wybierz język
+lang-choose = Выбери язык · Wybierz język
 lang-set = Язык: русский.
 btn-lang-ru = 🇷🇺 Русский
 btn-lang-pl = 🇵🇱 Polski
 
 ## Start and commands
 
-start-welcome = Привет! Я веду матчи в домино «Бинго» и «42» прямо в группе. Добавьте меня в группу и напишите там /play — а свои камни вы получите здесь, в личке.
+start-welcome = Привет! Я веду матчи в домино «Бинго» и «42» прямо в группе. Добавь меня в группу и напиши там /play — а свои камни ты получишь здесь, в личке.
 help-text = <b>Домино: Бинго и 42</b>
     Матч на двоих прямо в группе: свои камни каждый видит в личке с ботом, а группа — стол, взятки и счёт.
-    1. Добавьте бота в группу.
-    2. В группе: /play — вызов для всех, /play 42 или /play bingo-classic — другая игра, /play в ответ на сообщение — личный вызов его автору.
-    3. Соперник нажимает «Принять вызов», и каждый получает свои камни в личку.
+    1. Добавь бота в группу.
+    2. В группе: /play — вызов для всех, /play 42 или /play классика — другая игра, /play в ответ на сообщение — личный вызов его автору.
+    3. Соперник нажимает «Принять вызов», и каждому в личку приходят его камни.
     /hand — показать камни заново, /surrender — сдаться, /cancel — снять вызов, /rules — правила, /lang — язык.
 btn-add-to-group = ➕ Добавить в группу
 cmd-play = Вызвать на матч (Бинго или 42)

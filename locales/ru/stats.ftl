@@ -6,8 +6,8 @@ top-title = 🏆 <b>Рейтинг чата</b>
 top-title-all = 🏆 <b>Рейтинг по всем чатам</b>
 top-row = { $rank }. { $name } — <b>{ $rating }</b> · побед { $won }, поражений { $lost }, матчей { $played }
 top-empty = Пока нет сыгранных матчей.
-top-you-unranked = Вас пока нет в рейтинге — сыграйте матч: /play
-stats-none = { $name }, у вас пока нет сыгранных матчей.
+top-you-unranked = Тебя пока нет в рейтинге — сыграй матч: /play
+stats-none = { $name }, у тебя пока нет сыгранных матчей.
 stats-title-chat = 📊 <b>{ $name }</b> — в этом чате
 stats-title-all = 📊 <b>{ $name }</b> — во всех чатах
 stats-summary = Матчей: { $played } · побед: { $won } ({ $rate }%) · рейтинг <b>{ $rating }</b>
@@ -17,13 +17,13 @@ stats-last = Последние матчи:
 stats-match-row = { $result ->
     [won] ✅
    *[lost] ❌
-} { $date } · { $game }: { $a } { $sa }:{ $sb } { $b }{ $how ->
+} { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b }{ $how ->
     [surrender] {" "}(сдача)
    *[target] {""}
 }
 history-title = 📜 <b>Последние матчи чата</b>
 history-empty = В этом чате ещё не закончился ни один матч.
-history-row = { $date } · { $game }: { $a } { $sa }:{ $sb } { $b } — победа: { $winner }{ $how ->
+history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — победа: { $winner }{ $how ->
     [surrender] {" "}(сдача)
    *[target] {""}
 }

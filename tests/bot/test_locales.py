@@ -109,6 +109,8 @@ class TestMessageIds:
             assert i18n()[lang].ids == set(messages(lang))
 
 
+MAY_BE_EMPTY = {"claim-name"}
+"""Messages that say nothing in some branches (a count of doubles without a name of its own)."""
 MESSAGES = sorted((lang, message_id) for lang in LANGS for message_id in messages(lang))
 
 
@@ -124,7 +126,7 @@ class TestEveryMessageRenders:
         runs = [base] + [{**base, name: value} for name, options in values.items() for value in options[1:]]
         for args in runs:
             text = tr(message_id, **args)
-            assert text.strip(), f"{lang}:{message_id} renders empty with {args}"
+            assert text.strip() or message_id in MAY_BE_EMPTY, f"{lang}:{message_id} renders empty with {args}"
 
     def test_same_variables(self) -> None:
         """A message reads the same variables in both locales (the code passes one set of arguments)."""

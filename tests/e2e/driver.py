@@ -14,6 +14,8 @@ from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 MOVE = re.compile(r"^a:(?P<m>[^:]+):(?P<v>\d+):(?P<a>.+)$")
 TURN = "▶️"
 """Starts the table's line saying whose turn it is (both locales)."""
+BLOCKED = "🚫"
+"""Starts the button of a tile that may not be played now."""
 WAITING = "⏳"
 """Starts the prompt of a panel whose owner waits for the opponent (both locales)."""
 
@@ -48,8 +50,8 @@ def match_id_of(panel: Sent) -> str:
 
 
 def playable(panel: Sent) -> list[dict[str, Any]]:
-    """Game buttons the panel does not show as unplayable (in brackets)."""
-    return [b for b in panel.buttons() if move_data(b) and not b["text"].startswith("(")]
+    """Game buttons the panel does not mark as unplayable now."""
+    return [b for b in panel.buttons() if move_data(b) and not b["text"].startswith(BLOCKED)]
 
 
 def button(sent: Sent, prefix: str) -> dict[str, Any]:
@@ -104,9 +106,10 @@ async def challenge(
 
 
 async def join_by_link(fake: FakeTelegram, user: FakeUser, challenge_message: Sent) -> None:
-    """Follow the challenge's deep link: the user sends ``/start j_<id>`` in private."""
-    payload = url_button(challenge_message).split("?start=")[1]
-    fake.send_text(user, user.id, f"/start {payload}")
+    """Follow the challenge's deep link (what the answer to a press on "accept" opens for a user who never
+    started the bot): the user sends ``/start j_<id>`` in private."""
+    challenge_id = button(challenge_message, "j:")["callback_data"].removeprefix("j:")
+    fake.send_text(user, user.id, f"/start j_{challenge_id}")
 
 
 async def new_match(fake: FakeTelegram, creator: FakeUser, joiner: FakeUser, group: int, args: str = "") -> str:

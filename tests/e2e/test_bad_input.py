@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot import render
 from bot.app import App
 from bot.i18n import Translator
 from bot.services.models import MatchRecord
-from engine import Match
+from engine import Action, Match
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import move_data, new_match, panel_of, play, playable, start_bot, version_of
+from tests.e2e.driver import BLOCKED, move_data, new_match, panel_of, play, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
 GROUP = -100500
@@ -142,21 +143,28 @@ class TestRefusedPresses:
         assert await scene.refused(user, sent, data) == scene.tr(toast)
 
     async def test_unplayable_tile(self, scene: Scene) -> None:
-        """A tile the panel shows in brackets is refused with the rule it breaks."""
+        """A tile the panel marks 🚫 is refused with the rule it breaks, naming the led tile."""
 
         def bracketed() -> bool:
             return any(
-                (p := panel_of(scene.fake, u)) is not None and any(b["text"].startswith("(") for b in p.buttons())
+                (p := panel_of(scene.fake, u)) is not None and any(b["text"].startswith(BLOCKED) for b in p.buttons())
                 for u in (ANN, BOB)
             )
 
         await play(scene.fake, (ANN, BOB), random.Random(2), until=bracketed)
         assert bracketed(), "no unplayable tile in a whole match"
         user, panel = await scene.seat(acting=True)
-        tile = next(b for b in panel.buttons() if b["text"].startswith("("))
-        rules = ("must_follow_suit", "must_beat", "must_follow_lower_half", "must_trump")
+        tile = next(b for b in panel.buttons() if b["text"].startswith(BLOCKED))
+        _, match = await scene.state()
+        assert match.turn is not None
+        view = match.deal.view(match.turn)
+        move = move_data(tile)
+        assert move is not None and view.lead is not None
+        refusal = match.deal.refusal(Action.parse(move["a"]))
+        assert refusal in render.FOLLOW_REFUSALS
         toast = await scene.refused(user, panel, tile["callback_data"])
-        assert toast in {scene.tr(f"refusal-{rule}") for rule in rules}
+        assert toast == render.refusal_text(scene.tr, refusal, view)
+        assert render.tile(view.lead) in toast
 
 
 class TestStaleButtons:

@@ -53,7 +53,7 @@ class TestJoining:
             await start_bot(fake, ANN)
             message = await challenge(fake, ANN, GROUP)
             cid = challenge_id(message)
-            assert url_button(message) == f"https://t.me/{fake.bot_username}?start=j_{cid}"
+            assert [b["callback_data"] for b in message.buttons()] == [f"j:{cid}", f"w:{cid}"]
             assert BOB.id not in fake.started
             await join_by_link(fake, BOB, message)
             await fake.wait_for(lambda: panel_of(fake, ANN) and panel_of(fake, BOB), what="both panels")
