@@ -113,7 +113,10 @@ table-trump = Atu: { suit } { $tile }
 table-trump-hidden = Atu: { suit }
 table-reserve = W talonie: { tiles }
 table-reserve-empty = Talon pusty — teraz trzeba dokładać do koloru.
-table-closed = 🔒 Talon zamknięty — { $name } musi zdobyć 70. Teraz trzeba dokładać do koloru.
+table-closed = 🔒 Talon zamknięty — { $name } musi zdobyć 70.{ $playing ->
+    [yes] {" "}Teraz trzeba dokładać do koloru.
+   *[no] {""}
+}
 table-lead = Na stole: { $name } { $tile }
 table-last = Poprzednia lewa: { $leader } { $lead } · { $other } { $reply } → { $winner }
 table-tricks = Lewy — { $a }: { $ta } · { $b }: { $tb }
@@ -157,7 +160,7 @@ panel-hand = Twoje kamienie: { $tiles }
 panel-hint = 🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego).
 panel-over = Rozdanie zakończone.
 panel-match-over = Mecz zakończony.
-btn-claim = 📣 Wyjdź { $tile } i zgłoś { doubles } ({ $value })
+btn-claim = 📣 Wyjdź { $tile } i zadeklaruj { doubles } ({ $value })
 claim-value = { $gp ->
     [0] +{ $n }
    *[other] +{ game-points }

@@ -113,7 +113,10 @@ table-trump = Козыри: { suit } { $tile }
 table-trump-hidden = Козыри: { suit }
 table-reserve = В резерве: { tiles }
 table-reserve-empty = Резерв пуст — теперь ходим в масть.
-table-closed = 🔒 Резерв закрыт — { $name } обязуется набрать 70. Теперь ходим в масть.
+table-closed = 🔒 Резерв закрыт — { $name } обязуется набрать 70.{ $playing ->
+    [yes] {" "}Теперь ходим в масть.
+   *[no] {""}
+}
 table-lead = На столе: { $name } { $tile }
 table-last = Прошлая взятка: { $leader } { $lead } · { $other } { $reply } → { $winner }
 table-tricks = Взятки — { $a }: { $ta } · { $b }: { $tb }
