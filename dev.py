@@ -3,6 +3,7 @@
 
     python3 dev.py run             # the bot (BOT_TOKEN in the environment or in .env)
     python3 dev.py test [ARGS]     # the whole test suite (ARGS go to pytest)
+    python3 dev.py readme          # rewrite the README's screens from the bot's own rendering
 
 Both create ``.venv`` when it is missing and install the project into it
 when ``pyproject.toml`` changed since the last install.
@@ -20,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".pyproject.sha256"
-COMMANDS = {"run": ["-m", "bot"], "test": ["-m", "pytest", "-q"]}
+COMMANDS = {"run": ["-m", "bot"], "test": ["-m", "pytest", "-q"], "readme": ["-m", "tests.readme_screens"]}
 
 
 def venv_python() -> Path:

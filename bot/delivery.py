@@ -298,10 +298,10 @@ class Delivery:
             return
         tr = self.i18n[record.lang]
         if "initiate" in exc.message:  # never started the bot: a button in the group opens it
-            text = tr("need-start", name=render.user_text(player.name))
+            text = render.player_notice(tr, record, seat, started=False)
             markup = keyboards.open_bot_keyboard(tr, self.bot_username, f"m_{record.id}")
         else:
-            text, markup = tr("player-blocked", name=render.user_text(player.name)), None
+            text, markup = render.player_notice(tr, record, seat, started=True), None
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
                 await self.outbox.send(record.players[1 - seat].id, text)
         if record.is_active and not await self.service.group_gone(record.chat_id):

@@ -59,30 +59,13 @@ class Presenter:
 
     def challenge_message(self, challenge: Challenge) -> tuple[str, InlineKeyboardMarkup]:
         tr = self.i18n[challenge.lang]
-        minutes = max(1, round((challenge.expires - challenge.created) / 60))
-        opponent = challenge.opponent_name or (
-            f"@{challenge.opponent_username}" if challenge.opponent_username else None
-        )
-        game = render.game_name(tr, challenge.preset)
-        creator = render.user_text(challenge.creator.name)
-        if opponent:
-            head = tr(
-                "challenge-invite",
-                creator=creator,
-                opponent=render.user_text(opponent),
-                game=game,
-                target=challenge.target,
-            )
-        else:
-            head = tr("challenge-anyone", creator=creator, game=game, target=challenge.target)
-        text = head + "\n" + tr("challenge-expires", n=minutes)
-        return text, keyboards.challenge_keyboard(tr, challenge)
+        return render.challenge_text(tr, challenge), keyboards.challenge_keyboard(tr, challenge)
 
     def close_challenge(self, challenge: Challenge, key: str) -> None:
         """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled, expired)."""
         self.cancel_expiry(challenge.id)
         if challenge.message_id is not None:
-            text = self.i18n[challenge.lang](key, creator=render.user_text(challenge.creator.name))
+            text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, key)
             self.outbox.edit(challenge.chat_id, challenge.message_id, text, None)
 
     def schedule_expiry(self, challenge: Challenge) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import Translator
-from bot.services.models import Finish, MatchRecord, Summary
+from bot.services.models import Challenge, Finish, MatchRecord, Summary
 from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Refusal, Tile, TrickView, find_preset
 from engine.bingo import LOWER, SUIT
 from engine.fortytwo import Phase
@@ -102,7 +102,7 @@ def _bingo_common(tr: Translator, record: MatchRecord, view: BingoView) -> list[
     else:
         lines.append(tr("table-trump-hidden", suit=view.trump))
     if view.closed_by is not None:
-        lines.append(tr("table-closed", name=name(record, view.closed_by)))
+        lines.append(tr("table-closed", name=name(record, view.closed_by), playing="yes" if view.end is None else "no"))
     elif view.reserve:
         lines.append(tr("table-reserve", n=view.reserve))
     elif view.end is None:
@@ -374,3 +374,37 @@ def refusal_text(tr: Translator, refusal: Refusal, view: View | None) -> str:
             refusal = Refusal.MUST_TRUMP
     args = {"tile": tile(lead), "suit": view.trump if refusal is Refusal.MUST_TRUMP else suit, "low": low}
     return tr(f"refusal-{refusal.value}", **args)
+
+
+# -- challenges and notices ----------------------------------------------------------
+
+
+def challenge_text(tr: Translator, challenge: Challenge) -> str:
+    """The group's message of an open challenge: who, to whom, which game, how long it stays open."""
+    minutes = max(1, round((challenge.expires - challenge.created) / 60))
+    opponent = challenge.opponent_name or (f"@{challenge.opponent_username}" if challenge.opponent_username else None)
+    args = {"creator": user_text(challenge.creator.name), "game": game_name(tr, challenge.preset)}
+    if opponent:
+        head = tr("challenge-invite", opponent=user_text(opponent), target=challenge.target, **args)
+    else:
+        head = tr("challenge-anyone", target=challenge.target, **args)
+    return head + "\n" + tr("challenge-expires", n=minutes)
+
+
+def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str:
+    """What a challenge's message says once it is gone (``key``: withdrawn, cancelled or expired)."""
+    return tr(key, creator=user_text(challenge.creator.name))
+
+
+def challenge_accepted_text(tr: Translator, record: MatchRecord, preset: str, target: int) -> str:
+    """What a challenge's message says once accepted: the match has begun."""
+    return tr("challenge-accepted", a=name(record, 0), b=name(record, 1), game=game_name(tr, preset), target=target)
+
+
+def surrender_question(tr: Translator, record: MatchRecord, seat: int) -> str:
+    return tr("surrender-confirm", opponent=name(record, 1 - seat))
+
+
+def player_notice(tr: Translator, record: MatchRecord, seat: int, *, started: bool) -> str:
+    """The bot cannot write to a player: who never ``started`` it is asked to; who blocked it, to unblock it."""
+    return tr("player-blocked" if started else "need-start", name=name(record, seat))

@@ -111,12 +111,6 @@ async def join(
     tr = i18n[record.lang]
     _, match = await service.peek(record.id)
     if challenge is not None and challenge.message_id is not None:
-        text = tr(
-            "challenge-accepted",
-            a=render.name(record, 0),
-            b=render.name(record, 1),
-            game=render.game_name(tr, match.rules.name),
-            target=match.deal.target,
-        )
+        text = render.challenge_accepted_text(tr, record, match.rules.name, match.deal.target)
         presenter.outbox.edit(record.chat_id, challenge.message_id, text, None)
     return record, None

@@ -146,9 +146,8 @@ async def surrender_command(message: Message, service: MatchService, presenter: 
         if seat is None or not record.is_active:
             continue
         mtr = i18n[record.lang]
-        opponent = record.players[1 - seat].name
         await message.reply(
-            mtr("surrender-confirm", opponent=render.user_text(opponent)),
+            render.surrender_question(mtr, record, seat),
             reply_markup=keyboards.surrender_keyboard(mtr, match_id, user.id),
         )
         asked = True

@@ -25,7 +25,7 @@ async def _lang_tr(message: Message, service: MatchService, i18n: I18n) -> Trans
     return i18n[await message_lang(service, message)]
 
 
-def _standing_line(tr: Translator, row: Standing) -> str:
+def standing_line(tr: Translator, row: Standing) -> str:
     return tr(
         "top-row",
         rank=row.rank,
@@ -49,11 +49,11 @@ async def top(message: Message, command: CommandObject, service: MatchService, i
         await message.answer(tr("top-empty"))
         return
     lines = [tr("top-title-all") if everywhere else tr("top-title")]
-    lines += [_standing_line(tr, row) for row in rows]
+    lines += [standing_line(tr, row) for row in rows]
     user = message.from_user
     if user is not None and all(row.user_id != user.id for row in rows):
         mine = await service.rank_of(chat_id, user.id)
-        lines.append(_standing_line(tr, mine) if mine else tr("top-you-unranked"))
+        lines.append(standing_line(tr, mine) if mine else tr("top-you-unranked"))
     await message.answer("\n".join(lines))
 
 
@@ -61,7 +61,7 @@ def _date(tr: Translator, when: float) -> str:
     return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%d.%m.%Y")
 
 
-def _summary_line(tr: Translator, summary: Summary, *, for_user: int | None = None) -> str:
+def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = None) -> str:
     a, b = summary.players
     args = {
         "date": _date(tr, summary.finished),
@@ -111,7 +111,7 @@ async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
         recent = await service.history(user_id=user.id, limit=LAST_MATCHES)
     if recent:
         lines.append(tr("stats-last"))
-        lines += [_summary_line(tr, s, for_user=user.id) for s in recent]
+        lines += [summary_line(tr, s, for_user=user.id) for s in recent]
     await message.answer("\n".join(lines))
 
 
@@ -125,7 +125,7 @@ async def history(message: Message, service: MatchService, i18n: I18n) -> None:
     if not rows:
         await message.answer(tr("history-empty"))
         return
-    await message.answer("\n".join([tr("history-title")] + [_summary_line(tr, s) for s in rows]))
+    await message.answer("\n".join([tr("history-title")] + [summary_line(tr, s) for s in rows]))
 
 
 async def rules(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:

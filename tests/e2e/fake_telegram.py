@@ -117,6 +117,8 @@ class FakeTelegram:
         self.rejected_tokens = rejected_tokens
         """Tokens answered 401 Unauthorized (as Telegram answers a revoked or mistyped token)."""
         self.calls: list[Call] = []
+        self.users: dict[int, FakeUser] = {}
+        """Every user who wrote or pressed something, by id."""
         self.updates: list[dict[str, Any]] = []
         self.delivered = 0
         self.polls = 0
@@ -409,6 +411,7 @@ class FakeTelegram:
         self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The user writes ``text`` in a chat (a private chat's id is the user's id); returns the message."""
+        self.users[user.id] = user
         if chat_id == user.id and text.startswith("/start"):
             self.started.add(user.id)
         message: dict[str, Any] = {
@@ -430,6 +433,7 @@ class FakeTelegram:
 
     def press(self, user: FakeUser, sent: Sent, callback_data: str) -> str:
         """The user presses an inline button with ``callback_data`` on message ``sent``."""
+        self.users[user.id] = user
         query_id = str(next(self._callback_ids))
         self.pressed.append(query_id)
         self._push(

@@ -25,6 +25,7 @@ from bot.services.models import LANGS
 from tests.e2e.conftest import GROUP_BUDGET, GROUP_WINDOW
 from tests.e2e.driver import match_id_of, move_data, panel_of, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+from tests.prepositions import names_after_prepositions
 
 TILE = re.compile(r"[\[(]([0-6])\|([0-6])[\])]")
 PLAY = re.compile(r"^[0-6]{2}$")
@@ -179,10 +180,28 @@ def callback_data_fits(fake: FakeTelegram) -> None:
 
 
 async def all_well(fake: FakeTelegram) -> None:
-    """Every callback answered once, nothing refused by Telegram, every callback data within 64 bytes."""
+    """Every callback answered once, nothing refused by Telegram, every callback data within 64 bytes,
+    no user's name after a preposition."""
     await all_answered(fake)
     nothing_refused(fake)
     callback_data_fits(fake)
+    no_name_after_preposition(fake)
+
+
+def no_name_after_preposition(fake: FakeTelegram) -> None:
+    """No text the bot sent (messages, edits, toasts, buttons) puts a user's name after «против», «от»,
+    «przeciwko», «od» or «dla»: a name cannot be declined."""
+    names = [u.first_name for u in fake.users.values()]
+    found = []
+    for call in fake.calls:
+        if call.method not in (*SENDS, "answerCallbackQuery"):
+            continue
+        texts = [str(call.params.get("text", ""))]
+        markup = call.params.get("reply_markup")
+        if isinstance(markup, dict):
+            texts += [b.get("text", "") for b in buttons_of(markup)]
+        found += [(call.method, hit) for text in texts for hit in names_after_prepositions(text, names)]
+    assert not found, f"names after a preposition: {found}"
 
 
 def no_tile_on_group_buttons(fake: FakeTelegram, group: int) -> None:
