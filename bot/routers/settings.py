@@ -39,7 +39,8 @@ def settings_keyboard(tr: Translator, settings: ChatSettings) -> InlineKeyboardM
 
     rows = [[button(tr(f"game-{g}"), "game", g, rules.game == g) for g in ("bingo", "42")]]
     if rules.game == "bingo":
-        rows.append([button(render.game_name(tr, p), "preset", p, p == rules.name) for p in presets_of("bingo")])
+        # One preset a row: their names say what each changes, too long to share a row on a phone.
+        rows += [[button(render.game_name(tr, p), "preset", p, p == rules.name)] for p in presets_of("bingo")]
         target = settings.target or rules.target
         rows.append([button(tr("settings-target", n=t), "target", str(t), t == target) for t in TARGETS])
     rows.append([button(tr(f"lang-name-{lang}"), "lang", lang, settings.lang == lang) for lang in LANGS])

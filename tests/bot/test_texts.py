@@ -12,9 +12,11 @@ from html import escape
 
 import pytest
 
+from bot import keyboards, render
 from bot.i18n import I18n
 from bot.services.models import Lang
-from tests.bot.texts_cases import render_all
+from engine import Match
+from tests.bot.texts_cases import forty_two_in_play, record_of, render_all
 
 NAMES = [("Аня", "Piotr"), ("Player 2", "<b>&"), ("Piotr", "Аня")]
 
@@ -91,6 +93,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Твой ответ на [4|3].\n"
             f"🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему)."
         ),
+        "refusal-follow": "Ходим в масть: на [4|3] нужны некозырные четвёрки — они у тебя есть.",
         "bingo-deal-result": (
             f"<b>Партия 1</b>: {A} — 91 очко, {B} — 0 очков.\n"
             f"{A} +3 зачётных очка: 70 очков набрано, у соперника ни одной взятки.\n"
@@ -222,6 +225,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"Twoja odpowiedź na [4|3].\n"
             f"🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego)."
         ),
+        "refusal-follow": "Dokładamy do koloru: na [4|3] potrzebne są nieatutowe czwórki — masz je.",
         "bingo-deal-result": (
             f"<b>Rozdanie 1</b>: {A} — 91 punktów, {B} — 0 punktów.\n"
             f"{A} +3 duże punkty: zdobyto 70 punktów, przeciwnik bez żadnej lewy.\n"
@@ -293,3 +297,77 @@ class TestNamedTexts:
         assert sorted(rendered) == sorted(expected)
         for case, text in rendered.items():
             assert text == expected[case], case
+
+
+class TestFortyTwoPanels:
+    """42's panels show the hand once and only the tricks of the phase being played."""
+
+    def test_hand_once_while_bidding(self) -> None:
+        """The bidder reads the hand above the bid buttons; the waiting player has it as buttons only."""
+        tr = I18n()["ru"]
+        deal = Match.new("42", seed=5).deal
+        while deal.view(None).phase.value == "draw":
+            deal.play(deal.legal_actions()[0])
+        record = record_of(deal, "Аня", "Piotr")
+        bidder = deal.turn
+        for seat in (0, 1):
+            view = deal.view(seat)
+            text = render.panel_text(tr, record, view)
+            markup = keyboards.panel_keyboard(tr, "m", 1, view)
+            assert markup is not None
+            labels = [b.text for row in markup.inline_keyboard for b in row]
+            shows_tiles = any(render.tile(t) in labels for t in view.hand)
+            assert ("Твои камни:" in text) is (seat == bidder)
+            assert shows_tiles is (seat != bidder)
+
+    def test_no_draw_trick_in_play(self) -> None:
+        """Once trumps are named, the draw's last trick leaves the table and the panels."""
+        tr = I18n()["ru"]
+        deal = forty_two_in_play()
+        record = record_of(deal, "Аня", "Piotr")
+        assert "Прошлая взятка" in render.table_text(tr, record, deal.view(None))
+        deal.play("T0")
+        assert "Прошлая взятка" not in render.table_text(tr, record, deal.view(None))
+        assert all("Прошлая взятка" not in render.panel_text(tr, record, deal.view(s)) for s in (0, 1))
+
+
+class TestRefusalTexts:
+    """A tile refused for a duty to follow names the led tile and the suit it asks for."""
+
+    def test_every_follow_rule(self) -> None:
+        """Over random matches of every preset, each refused tile's text names the led tile; all four rules
+        (follow suit, beat, lower half, trump) come up, and a trump led in 42 asks for a trump."""
+        import random
+
+        from engine import PRESETS, Action, Kind
+
+        tr = I18n()["ru"]
+        seen: set[str] = set()
+        for preset in sorted(PRESETS):
+            rng = random.Random(preset)
+            for seed in range(6):
+                match = Match.new(preset, seed=seed, target=3)
+                while not match.is_over:
+                    deal, seat = match.deal, match.turn
+                    assert seat is not None
+                    view = deal.view(seat)
+                    legal = set(match.legal_actions())
+                    for t in view.hand:
+                        action = Action(Kind.PLAY, t.index)
+                        if action in legal or view.lead is None:
+                            continue
+                        refusal = deal.refusal(action)
+                        text = render.refusal_text(tr, refusal, view)
+                        assert render.tile(view.lead) in text, text
+                        trump_led = preset == "42" and view.trump in (view.lead.high, view.lead.low)
+                        key = "must_trump" if trump_led else refusal.value
+                        if key == "must_trump":
+                            assert f"({tr('suit', suit=view.trump)})" in text, text
+                        elif key == "must_follow_suit":
+                            led = view.lead.high if preset == "42" or view.lead.low else 0
+                            assert f"некозырные {tr('suit', suit=led)}" in text, text
+                        elif key == "must_follow_lower_half":
+                            assert f"камень с {view.lead.high if view.lead.low == 0 else view.lead.low}," in text
+                        seen.add(key)
+                    match.play(rng.choice(match.legal_actions()))
+        assert seen == {"must_follow_suit", "must_beat", "must_follow_lower_half", "must_trump"}

@@ -7,7 +7,7 @@ from bot.i18n import Translator
 from bot.routers import stats
 from bot.services.models import Challenge, Finish, MatchRecord, Player, Standing, Summary
 from bot.storage.codec import StoredDeal
-from engine import Deal, Match
+from engine import Action, Deal, Match
 from tests.engine.helpers import deal_from, play
 
 BINGO_HANDS = ("66 55 44 61 52 43 31", "65 64 63 54 53 42 41")
@@ -61,6 +61,7 @@ def render_all(tr: Translator, a: str, b: str) -> dict[str, str]:
     play(bingo, "41 X 43")
     out["bingo-table-closed"] = render.table_text(tr, record, bingo.view(None))
     out["bingo-panel-closed"] = render.panel_text(tr, record, bingo.view(1))
+    out["refusal-follow"] = render.refusal_text(tr, bingo.refusal(Action.parse("10")), bingo.view(1))
     while bingo.end is None:
         bingo.play(bingo.legal_actions()[0])
     out["bingo-deal-result"] = render.deal_result_text(tr, record, bingo)

@@ -27,14 +27,19 @@ from tests.e2e.driver import match_id_of, move_data, panel_of, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 from tests.prepositions import names_after_prepositions
 
-TILE = re.compile(r"[\[(]([0-6])\|([0-6])[\])]")
+TILE = re.compile(r"\[([0-6])\|([0-6])\]|🚫 ([0-6])\|([0-6])")
+"""A tile as the bot writes it: ``[a|b]``, or ``🚫 a|b`` on the button of a tile that may not be played now."""
 PLAY = re.compile(r"^[0-6]{2}$")
 SENDS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 
 
 def tiles_in(text: str) -> set[str]:
-    """Tiles written ``[a|b]`` or ``(a|b)`` in a text, as notation (higher end first)."""
-    return {f"{max(a, b)}{min(a, b)}" for a, b in TILE.findall(text)}
+    """Tiles written ``[a|b]`` or ``🚫 a|b`` in a text, as notation (higher end first)."""
+    found = set()
+    for m in TILE.finditer(text):
+        a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+        found.add(f"{max(a, b)}{min(a, b)}")
+    return found
 
 
 def _marks(i18n: I18n) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -15,7 +15,18 @@ from bot.services.models import MatchRecord
 from engine import Action, Match
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import BLOCKED, move_data, new_match, panel_of, play, playable, start_bot, version_of
+from tests.e2e.driver import (
+    BLOCKED,
+    ask,
+    challenge,
+    move_data,
+    new_match,
+    panel_of,
+    play,
+    playable,
+    start_bot,
+    version_of,
+)
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
 GROUP = -100500
@@ -198,3 +209,57 @@ class TestStaleButtons:
         first, second = (b["callback_data"] for b in playable(panel)[:2])
         await scene.move(user, panel, first)
         assert await scene.refused(user, panel, second) == scene.tr("toast-stale")
+
+
+class TestLongUserText:
+    """Text a user typed reaches a message cut to 32 characters and escaped: a 4,000-character argument, an
+    @name Telegram could not have, a very long name."""
+
+    @pytest.mark.parametrize(
+        ("lang", "expected"),
+        [
+            ("ru", "Не знаю игру «{}». Можно: бинго, классика, козыри, 42."),
+            ("pl", "Nie znam gry „{}”. Dostępne: bingo, klasyczne, atu, 42."),
+        ],
+    )
+    @pytest.mark.parametrize("command", ["/play", "/rules"])
+    async def test_long_argument(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None, lang: str, expected: str, command: str
+    ) -> None:
+        """A 4,000-character game name is named back cut, not answered with an error; nothing opens."""
+        user = FakeUser(4101, "Long", "long_arg", lang)
+        async with running_bot(fake, prefix) as app:
+            answer = await ask(fake, user, GROUP, f"{command} {'<' * 3999}")
+            assert answer.text == expected.format("&lt;" * 31 + "…")
+            assert await app.service.open_challenge_of(GROUP, user.id) is None
+            await invariants.all_well(fake)
+
+    @pytest.mark.parametrize(
+        ("lang", "expected"),
+        [
+            ("ru", "«{}» — не имя пользователя Telegram: после @ идут от 5 до 32 латинских букв, цифр или «_»."),
+            (
+                "pl",
+                "„{}” to nie jest nazwa użytkownika Telegrama: po @ jest od 5 do 32 liter łacińskich, cyfr lub „_”.",
+            ),
+        ],
+    )
+    @pytest.mark.parametrize("username", ["a" * 300, "abc", "1abcdef", "ann-na", "Аня_the_best"])
+    async def test_impossible_username(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None, lang: str, expected: str, username: str
+    ) -> None:
+        """``/play @name`` with a name Telegram does not allow is refused, saying what a username is."""
+        user = FakeUser(4102, "Ann", "ann_user", lang)
+        async with running_bot(fake, prefix) as app:
+            answer = await ask(fake, user, GROUP, f"/play @{username}")
+            assert answer.text == expected.format(render.user_text(f"@{username}"))
+            assert await app.service.open_challenge_of(GROUP, user.id) is None
+            await invariants.all_well(fake)
+
+    async def test_long_name(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A 64-character name shows as its first 31 characters and "…" in the challenge."""
+        user = FakeUser(4103, "Ж" * 40 + "&" * 24, "long_name", "ru")
+        async with running_bot(fake, prefix):
+            message = await challenge(fake, user, GROUP)
+            assert message.text.startswith(f"🎲 <b>{'Ж' * 31}…</b> ищет соперника:")
+            await invariants.all_well(fake)

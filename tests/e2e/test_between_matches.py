@@ -472,11 +472,13 @@ def settings_rows(menu: Sent) -> list[list[str]]:
 
 BINGO_ROWS = [
     ["cfg:game:bingo", "cfg:game:42"],
-    ["cfg:preset:bingo", "cfg:preset:bingo-classic", "cfg:preset:bingo-domino"],
+    ["cfg:preset:bingo"],
+    ["cfg:preset:bingo-classic"],
+    ["cfg:preset:bingo-domino"],
     ["cfg:target:7", "cfg:target:8"],
     ["cfg:lang:ru", "cfg:lang:pl"],
 ]
-FORTY_TWO_ROWS = [BINGO_ROWS[0], BINGO_ROWS[3]]
+FORTY_TWO_ROWS = [BINGO_ROWS[0], BINGO_ROWS[-1]]
 
 
 def group_sends(fake: FakeTelegram, group: int) -> int:
