@@ -5,7 +5,7 @@
 rules-bingo =
     <b>Bingo</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 8 dużych punktów (grupa może wybrać 7).
-    W bocie: twoje kamienie to przyciski na czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać w grupie.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać na czacie grupowym.
 
     • Po 7 kamieni na rękę, 14 do talonu; odkryty kamień talonu wyznacza atu.
     • Wychodzący kładzie dowolny kamień, przeciwnik odpowiada; silniejszy bierze lewę, biorący wychodzi do następnej, obaj dobierają z talonu.
@@ -23,7 +23,7 @@ rules-bingo =
 rules-bingo-classic =
     <b>Bingo z obowiązkiem przebicia</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 7 dużych punktów (grupa może wybrać 8).
-    W bocie: twoje kamienie to przyciski na czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać w grupie.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać na czacie grupowym.
 
     • Gra jak zwykłe Bingo (lewy, dobieranie z talonu, potem dokładanie do koloru), ale:
     • na kamień nieatutowy dokładaj do koloru i przebijaj, jeśli możesz;
@@ -42,7 +42,7 @@ rules-bingo-classic =
 rules-bingo-domino =
     <b>Bingo z obowiązkiem atu</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 7 dużych punktów (grupa może wybrać 8).
-    W bocie: twoje kamienie to przyciski na czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać w grupie.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać na czacie grupowym.
 
     • Gra jak zwykłe Bingo (lewy, dobieranie z talonu, potem dokładanie do koloru), ale:
     • nie masz koloru — musisz zagrać atutem, jeśli go masz;
@@ -59,7 +59,7 @@ rules-bingo-domino =
 rules-42 =
     <b>42 we dwóch</b>
     Cel: ugrać w rozgrywce co najmniej tyle, ile wylicytujesz; mecz do 7 dużych punktów.
-    W bocie: twoje kamienie to przyciski na czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego); odzywki, pas i atu to też przyciski. Stół widać w grupie.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego); odzywki, pas i atu to też przyciski. Stół widać na czacie grupowym.
 
     • Dobieranie: 7 lew bez atu, po każdej obaj dobierają z talonu; te lewy nie dają punktów.
     • Licytacja: odzywka od 4 do 42 albo pas; kto zalicytował najwyżej, wybiera atu i wychodzi.

@@ -18,6 +18,7 @@ import re
 import time
 from typing import Any
 
+from bot import render
 from bot.app import App
 from bot.callbacks import MAX_CALLBACK_BYTES
 from bot.i18n import I18n
@@ -116,7 +117,13 @@ class Referee:
         table = messages.table if messages.table_deal == match.deal.number else None
         if messages.table is not None:
             self.tables.add(messages.table)
-        self._no_leak_to_group(table, hands[0] | hands[1])
+        i18n = self.app.presenter.i18n
+        titles = {
+            i18n[lang]("table-title", game=render.game_name(i18n[lang], match.rules.name), deal=n)
+            for lang in LANGS
+            for n in range(1, match.deal.number)
+        }
+        self._no_leak_to_group(table, hands[0] | hands[1], titles)
         self.checks += 1
 
     def _no_leak_to_opponent(self, panel: Sent, theirs: set[str]) -> None:
@@ -130,15 +137,20 @@ class Referee:
             leaked |= tiles_in(b["text"]) & theirs
         assert not leaked, f"a panel shows the opponent's {sorted(leaked)}:\n{panel.text}"
 
-    def _no_leak_to_group(self, table: int | None, hands: set[str]) -> None:
+    def _no_leak_to_group(self, table: int | None, hands: set[str], old_titles: set[str]) -> None:
         for sent in self.fake.chat_messages(self.group):
-            if sent.message_id <= self.since or (sent.message_id in self.tables and sent.message_id != table):
-                # A finished deal's table: its tiles were dealt again since.
+            if (
+                sent.message_id <= self.since
+                or (sent.message_id in self.tables and sent.message_id != table)
+                or sent.text.split("\n")[0] in old_titles
+            ):
+                # A finished deal's table (recorded as one, or titled so): its tiles were dealt again since.
                 continue
+            # Claims and the face-up indicator are public on any table (a new table may be in the chat
+            # before Redis records it as the match's table).
             public: set[str] = set()
-            if sent.message_id == table:
-                for text in sent.history:
-                    public |= public_tiles(text, self.table_marks)
+            for text in sent.history:
+                public |= public_tiles(text, self.table_marks)
             for text in sent.history:
                 leaked = (tiles_in(text) & hands) - public
                 assert not leaked, f"group message {sent.message_id} shows {sorted(leaked)} of a hand:\n{text}"

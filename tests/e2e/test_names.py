@@ -28,7 +28,7 @@ from tests.e2e.driver import (
     start_bot,
     surrender,
 )
-from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
 GROUP = -100777
 ANYA = FakeUser(5001, "Аня", "anya_k", "ru")
@@ -36,6 +36,12 @@ PIOTR = FakeUser(5002, "Piotr", "piotr_n", "pl")
 PLAYER2 = FakeUser(5003, "Player 2", "player_two", "ru")
 MARKUP = FakeUser(5004, "<b>&", "markup_fan", "pl")
 USERS = (ANYA, PIOTR, PLAYER2, MARKUP)
+
+
+async def cancel(fake: FakeTelegram, user: FakeUser, message: Sent) -> None:
+    """``/cancel`` in the group: the challenge's message turns into a line saying it was withdrawn."""
+    fake.send_text(user, GROUP, "/cancel")
+    await fake.wait_for(lambda: not message.buttons(), what="the challenge withdrawn")
 
 
 def texts_sent(fake: FakeTelegram) -> str:
@@ -59,12 +65,12 @@ async def test_every_command_and_button(fake: FakeTelegram, prefix: str, cleanup
         open_call = await challenge(fake, PLAYER2, GROUP)
         answer = await fake.wait_answer(fake.press(PLAYER2, open_call, button(open_call, "w:")["callback_data"]))
         assert not answer.get("text")
-        await challenge(fake, MARKUP, GROUP, "@anya_k")
-        await ask(fake, MARKUP, GROUP, "/cancel")
+        mention = await challenge(fake, MARKUP, GROUP, "@anya_k")
+        await cancel(fake, MARKUP, mention)
         mention = await challenge(fake, MARKUP, GROUP, "@player_two")
         refused = await fake.wait_answer(fake.press(ANYA, mention, button(mention, "j:")["callback_data"]))
         assert refused.get("text")
-        await ask(fake, MARKUP, GROUP, "/cancel")
+        await cancel(fake, MARKUP, mention)
         hello = fake.send_text(PIOTR, GROUP, "hello")
         reply_call = await challenge(fake, ANYA, GROUP, "42", reply_to=hello)
         answer = await fake.wait_answer(fake.press(PIOTR, reply_call, button(reply_call, "j:")["callback_data"]))
