@@ -17,7 +17,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.clock import BACKOFF_FIRST, Clock, next_backoff
+from bot.clock import BACKOFF_FIRST, Clock, FileClock, next_backoff
 from bot.config import Settings, StartupError
 from bot.delivery import Delivery
 from bot.i18n import I18n
@@ -25,9 +25,11 @@ from bot.middlewares import UpdateMiddleware
 from bot.outbox import LimitMiddleware, Outbox
 from bot.presenter import Presenter
 from bot.routers import build_router
+from bot.scheduler import Scheduler
 from bot.services.matches import MatchService
 from bot.services.models import LANGS
 from bot.storage.redis import create_redis, redacted
+from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +98,14 @@ def create_service(settings: Settings, redis: Redis, clock: Clock | None = None)
         active_ttl=settings.active_ttl,
         finished_ttl=settings.finished_ttl,
         challenge_ttl=settings.challenge_ttl,
+        turn_timeout=settings.turn_timeout,
+        claim_after=settings.claim_after,
     )
+
+
+def create_clock(settings: Settings) -> Clock:
+    """The system clock, or (tests) the wall time of ``CLOCK_FILE``."""
+    return FileClock(settings.clock_file) if settings.clock_file is not None else Clock()
 
 
 @dataclass
@@ -110,6 +119,7 @@ class App:
     outbox: Outbox
     delivery: Delivery
     redis: Redis
+    scheduler: Scheduler
 
     async def settled(self) -> None:
         """Wait until every due message was delivered and the outbox is empty (tests)."""
@@ -117,8 +127,8 @@ class App:
         await self.outbox.drain()
 
     async def close(self) -> None:
-        """Stop timers and deliveries (what is due stays in Redis), send what the outbox holds."""
-        self.presenter.close()
+        """Stop the scheduler and deliveries (what is due stays in Redis), send what the outbox holds."""
+        await self.scheduler.close()
         await self.delivery.close()
         await self.outbox.drain()
 
@@ -131,7 +141,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     except BaseException:
         await bot.session.close()
         raise
-    clock = clock or Clock()
+    clock = clock or create_clock(settings)
     service = create_service(settings, redis, clock)
     i18n = I18n()
     outbox = Outbox(
@@ -149,9 +159,19 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox)
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
-    await presenter.resume_expiries()
+    scheduler = Scheduler(redis, service.keys, clock)
+    Timers(service, presenter, delivery, outbox, i18n, clock).register(scheduler)
+    await adopt_notices(service, scheduler)
     await delivery.resume()
-    return App(bot, dispatcher, service, presenter, outbox, delivery, redis)
+    scheduler.start()
+    return App(bot, dispatcher, service, presenter, outbox, delivery, redis, scheduler)
+
+
+async def adopt_notices(service: MatchService, scheduler: Scheduler) -> None:
+    """Challenges opened before the scheduler kept their expiry: give each its job (once)."""
+    for challenge in await service.pending_notices():
+        if await scheduler.due_at(f"x:{challenge.id}") is None:
+            await scheduler.schedule(f"x:{challenge.id}", challenge.expires)
 
 
 async def set_commands(bot: Bot, i18n: I18n) -> None:

@@ -35,6 +35,13 @@ class SurrenderCb(CallbackData, prefix="s"):
     yes: bool
 
 
+class ClaimWinCb(CallbackData, prefix="cw"):
+    """Take the win from an opponent who has not moved for a day (match, the version the offer was made at)."""
+
+    m: str
+    v: int
+
+
 class LangCb(CallbackData, prefix="l"):
     lang: str
 

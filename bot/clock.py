@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 
 class Clock:
@@ -19,6 +20,17 @@ class Clock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
+
+
+class FileClock(Clock):
+    """Wall time read from a file that a test writes (``CLOCK_FILE``), so that several bot processes share a
+    clock the test moves; the monotonic clock and sleeping stay real (rate limits, polling)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def time(self) -> float:
+        return float(self.path.read_text().strip())
 
 
 BACKOFF_FIRST = 1.0

@@ -37,7 +37,13 @@ class Settings(BaseSettings):
     finished_ttl: int = 2 * 86400
     """Seconds a finished match stays readable (results and leaderboards never expire)."""
     active_ttl: int = 14 * 86400
-    """Seconds an active match survives without a move."""
+    """Seconds without a move after which an active match ends as abandoned (unrated; both players are told)."""
+    turn_timeout: int = 600
+    """Seconds a player has for a move unless the group chose otherwise in /settings (0: no clock)."""
+    claim_after: int = 86400
+    """Seconds without a move after which, when the turn clock is off, the waiting player may claim the win."""
+    clock_file: Path | None = None
+    """For tests: read the wall time (seconds since the epoch) from this file instead of the system clock."""
     group_budget: int = 20
     """Sends plus edits allowed per group in GROUP_WINDOW seconds (Telegram: about 20 a minute)."""
     group_window: float = 60.0

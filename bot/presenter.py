@@ -2,15 +2,13 @@
 
 Called by the handlers after the service changed a match: what a match's
 messages must show is already in Redis, so showing it is asking the
-``Delivery`` to bring them up to date. Challenges' messages are handled here.
+``Delivery`` to bring them up to date. Challenges' messages are handled here
+(their expiry is a job of the scheduler, ``bot/timers.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import time
 
 from aiogram.types import InlineKeyboardMarkup
 
@@ -33,7 +31,6 @@ class Presenter:
         self.i18n = i18n
         self.bot_username = bot_username
         self.delivery = delivery
-        self._expiry: dict[str, asyncio.Task[None]] = {}
 
     def start_match(self, record: MatchRecord) -> None:
         """A new match: the table in the group, a panel for each player (the accept marked them due)."""
@@ -63,36 +60,6 @@ class Presenter:
 
     def close_challenge(self, challenge: Challenge, key: str) -> None:
         """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled, expired)."""
-        self.cancel_expiry(challenge.id)
         if challenge.message_id is not None:
             text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, key)
             self.outbox.edit(challenge.chat_id, challenge.message_id, text, None)
-
-    def schedule_expiry(self, challenge: Challenge) -> None:
-        self._expiry[challenge.id] = asyncio.create_task(self._expire(challenge))
-
-    def cancel_expiry(self, challenge_id: str) -> None:
-        task = self._expiry.pop(challenge_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _expire(self, challenge: Challenge) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            # A little after Redis drops the key, so that a late join cannot race the notice.
-            await asyncio.sleep(max(0.0, challenge.expires - time.time()) + 0.5)
-            while await self.service.challenge(challenge.id) is not None:
-                await asyncio.sleep(1.0)
-            self._expiry.pop(challenge.id, None)
-            self.close_challenge(challenge, "challenge-expired")
-            await self.service.forget_notice(challenge.id)
-
-    def close(self) -> None:
-        """Stop watching challenges (the next start resumes from Redis)."""
-        for challenge_id in list(self._expiry):
-            self.cancel_expiry(challenge_id)
-
-    async def resume_expiries(self) -> None:
-        """After a start: watch the challenges opened before it (announcing those that expired meanwhile)."""
-        for challenge in await self.service.pending_notices():
-            if challenge.id not in self._expiry:
-                self.schedule_expiry(challenge)

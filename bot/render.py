@@ -50,6 +50,22 @@ def name(record: MatchRecord, seat: int) -> str:
     return user_text(record.players[seat].name)
 
 
+def duration(tr: Translator, seconds: float) -> str:
+    """A span of time in whole days, hours, minutes or seconds ("10 минут"), the largest unit that fits."""
+    whole = round(seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if whole >= size and whole % size == 0:
+            return tr("duration", unit=unit, n=whole // size)
+    if whole >= 60:
+        return tr("duration", unit="m", n=round(whole / 60))
+    return tr("duration", unit="s", n=whole)
+
+
+def clock_text(tr: Translator, seconds: int) -> str:
+    """A turn clock setting: its time, or that there is none."""
+    return duration(tr, seconds) if seconds else tr("clock-off")
+
+
 def game_name(tr: Translator, preset: str) -> str:
     return tr(f"preset-{preset}")
 
@@ -245,6 +261,8 @@ def panel_text(
         # The player to bid or name trumps has bid or suit buttons instead of the tiles.
         lines.append(tr("panel-hand", tiles=tiles(view.hand)))
     lines.append(_prompt(tr, record, view))
+    if record.turn_timeout and record.is_active and view.end is None and view.turn == seat:
+        lines.append(tr("panel-clock", left=duration(tr, record.turn_timeout)))
     if summary is not None and not record.is_active:
         lines += ["", match_result_text(tr, record, summary)]
         rating = rating_text(tr, record, summary)
@@ -326,16 +344,20 @@ def award_text(tr: Translator, record: MatchRecord, view: View, award: Award) ->
 
 
 def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> str:
+    if summary.winner is None:
+        a, b = summary.score
+        return tr("match-abandoned", a=name(record, 0), b=name(record, 1), sa=a, sb=b)
     w, lo = summary.winner, 1 - summary.winner
     sw, sl = summary.score[w], summary.score[lo]
-    if summary.finish is Finish.SURRENDER:
-        return tr("match-surrender", loser=name(record, lo), winner=name(record, w), sw=sw, sl=sl)
+    if summary.finish in (Finish.SURRENDER, Finish.FORFEIT):
+        key = "match-surrender" if summary.finish is Finish.SURRENDER else "match-forfeit"
+        return tr(key, loser=name(record, lo), winner=name(record, w), sw=sw, sl=sl)
     return tr("match-won", name=name(record, w), sw=sw, sl=sl)
 
 
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
     """The rating change line of a counted match (None when the summary carries no ratings)."""
-    if summary.ratings is None:
+    if summary.ratings is None or summary.winner is None:
         return None
     w, lo = summary.winner, 1 - summary.winner
     return tr(

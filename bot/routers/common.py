@@ -29,6 +29,7 @@ REJECTION_TOASTS: dict[Rejection, str] = {
     Rejection.ALREADY_PLAYING: "toast-already-playing",
     Rejection.CHALLENGE_OPEN: "toast-challenge-open",
     Rejection.NOT_ALLOWED: "toast-only-creator",
+    Rejection.TOO_EARLY: "toast-too-early",
 }
 
 
@@ -107,7 +108,6 @@ async def join(
         record = await service.accept(challenge_id, player_of(user), username=user.username)
     except Rejected as exc:
         return None, rejection_text(i18n[lang], exc)
-    presenter.cancel_expiry(challenge_id)
     tr = i18n[record.lang]
     _, match = await service.peek(record.id)
     if challenge is not None and challenge.message_id is not None:

@@ -9,7 +9,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot import keyboards, render
-from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
+from bot.callbacks import ClaimWinCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
 from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
@@ -194,6 +194,43 @@ async def surrender(
         presenter.show(result)
 
 
+async def claim_win(
+    query: CallbackQuery,
+    callback_data: ClaimWinCb,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """The waiting player takes the win from an opponent who has not moved for a day."""
+    log_ctx.update(match=callback_data.m, action="claim_win")
+    user = query.from_user
+    try:
+        record, _ = await service.peek(callback_data.m)
+    except Rejected as exc:
+        await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
+        return
+    tr = i18n[record.lang]
+    try:
+        result = await service.claim_win(callback_data.m, user.id, version=callback_data.v, request_id=query.id)
+    except Rejected as exc:
+        log_ctx["result"] = exc.reason.value
+        toast = {Rejection.STALE: "toast-opponent-moved", Rejection.NOT_ALLOWED: "toast-claim-not-yours"}.get(
+            exc.reason
+        )
+        await query.answer(tr(toast) if toast else rejection_text(tr, exc))
+        if query.message is not None and exc.reason in (Rejection.STALE, Rejection.MATCH_OVER):
+            await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
+        return
+    await query.answer()
+    if query.message is not None:
+        await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
+    if not result.duplicate:
+        for seat in (0, 1):
+            await service.resend_panel(record.id, seat)
+        presenter.show(result)
+
+
 async def lang_command(message: Message, service: MatchService, i18n: I18n) -> None:
     user = message.from_user
     if user is None:
@@ -241,6 +278,7 @@ def build() -> Router:
     router.callback_query.register(withdraw, WithdrawCb.filter())
     router.message.register(surrender_command, Command("surrender"))
     router.callback_query.register(surrender, SurrenderCb.filter())
+    router.callback_query.register(claim_win, ClaimWinCb.filter())
     router.message.register(lang_command, Command("lang"))
     router.callback_query.register(set_lang, LangCb.filter(F.lang.in_(LANGS)))
     router.callback_query.register(unknown_button)

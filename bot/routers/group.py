@@ -90,8 +90,7 @@ async def play(
     log_ctx["action"] = f"challenge:{challenge.preset}"
     text, markup = presenter.challenge_message(challenge)
     sent = await presenter.outbox.send(message.chat.id, text, markup)
-    challenge = await service.set_challenge_message(challenge, sent.message_id)
-    presenter.schedule_expiry(challenge)
+    await service.set_challenge_message(challenge, sent.message_id)
 
 
 async def cancel(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:

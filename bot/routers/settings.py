@@ -1,4 +1,4 @@
-"""/settings in a group: game, preset, target and language, for admins."""
+"""/settings in a group: game, preset, target, turn clock and language, for admins."""
 
 from __future__ import annotations
 
@@ -17,20 +17,25 @@ from engine import find_preset
 from engine.rules import presets_of
 
 TARGETS = (7, 8)
+CLOCKS = ((0, 60, 180), (600, 1800, 3600, 86400))
+"""The turn clocks a group may choose, in seconds (0: none), as the menu's rows."""
 
 
-def settings_text(tr: Translator, settings: ChatSettings) -> str:
+def settings_text(tr: Translator, settings: ChatSettings, default_clock: int) -> str:
+    """The chat's settings; ``default_clock``: the operator's turn clock, for a chat that chose none."""
     rules = find_preset(settings.preset)
+    clock = default_clock if settings.turn_timeout is None else settings.turn_timeout
     return tr(
         "settings-title",
         game=tr(f"game-{rules.game}"),
         preset=render.game_name(tr, rules.name),
         target=settings.target or rules.target,
         lang=tr(f"lang-name-{settings.lang or 'auto'}"),
+        clock=render.clock_text(tr, clock),
     )
 
 
-def settings_keyboard(tr: Translator, settings: ChatSettings) -> InlineKeyboardMarkup:
+def settings_keyboard(tr: Translator, settings: ChatSettings, default_clock: int) -> InlineKeyboardMarkup:
     rules = find_preset(settings.preset)
 
     def button(text: str, field: str, value: str, chosen: bool) -> InlineKeyboardButton:
@@ -43,6 +48,8 @@ def settings_keyboard(tr: Translator, settings: ChatSettings) -> InlineKeyboardM
         rows += [[button(render.game_name(tr, p), "preset", p, p == rules.name)] for p in presets_of("bingo")]
         target = settings.target or rules.target
         rows.append([button(tr("settings-target", n=t), "target", str(t), t == target) for t in TARGETS])
+    clock = default_clock if settings.turn_timeout is None else settings.turn_timeout
+    rows += [[button("⏰ " + render.clock_text(tr, c), "clock", str(c), c == clock) for c in row] for row in CLOCKS]
     rows.append([button(tr(f"lang-name-{lang}"), "lang", lang, settings.lang == lang) for lang in LANGS])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -56,7 +63,8 @@ async def settings_command(message: Message, service: MatchService, i18n: I18n) 
         await message.reply(tr("error-admin-only"))
         return
     settings = await service.chat_settings(message.chat.id)
-    await message.answer(settings_text(tr, settings), reply_markup=settings_keyboard(tr, settings))
+    clock = service.turn_timeout
+    await message.answer(settings_text(tr, settings, clock), reply_markup=settings_keyboard(tr, settings, clock))
 
 
 async def change(
@@ -79,10 +87,11 @@ async def change(
     settings = await service.update_chat_settings(chat_id, **changes)
     tr = i18n[await chat_lang(service, chat_id, query.from_user)]
     await query.answer(tr("toast-done"))
-    presenter.outbox.edit(chat_id, message.message_id, settings_text(tr, settings), settings_keyboard(tr, settings))
+    clock = service.turn_timeout
+    text = settings_text(tr, settings, clock)
+    presenter.outbox.edit(chat_id, message.message_id, text, settings_keyboard(tr, settings, clock))
     await presenter.outbox.send(
-        chat_id,
-        tr("settings-changed", name=render.user_text(query.from_user.full_name)) + "\n" + settings_text(tr, settings),
+        chat_id, tr("settings-changed", name=render.user_text(query.from_user.full_name)) + "\n" + text
     )
 
 
@@ -97,6 +106,8 @@ def _changes(data: SettingsCb, settings: ChatSettings) -> dict[str, object] | No
         return {"target": int(data.v)}
     if data.f == "lang" and data.v in LANGS:
         return {"lang": data.v}
+    if data.f == "clock" and data.v.isdigit() and any(int(data.v) in row for row in CLOCKS):
+        return {"turn_timeout": int(data.v)}
     return None
 
 

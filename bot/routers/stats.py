@@ -12,7 +12,7 @@ from bot import render
 from bot.i18n import I18n, Translator
 from bot.routers.common import GROUP_TYPES, message_lang, preset_words, unknown_game
 from bot.services.matches import MatchService
-from bot.services.models import Finish, Standing, Summary
+from bot.services.models import Standing, Summary
 
 TOP = 10
 LAST_MATCHES = 5
@@ -63,20 +63,23 @@ def _date(tr: Translator, when: float) -> str:
 
 def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = None) -> str:
     a, b = summary.players
-    args = {
+    args: dict[str, object] = {
         "date": _date(tr, summary.finished),
         "game": render.game_name(tr, summary.preset),
         "a": render.user_text(a.name),
         "b": render.user_text(b.name),
         "sa": summary.score[0],
         "sb": summary.score[1],
-        "winner": render.user_text(summary.players[summary.winner].name),
-        "how": "surrender" if summary.finish is Finish.SURRENDER else "target",
+        "how": summary.finish.value,
     }
+    if summary.winner is None:
+        if for_user is None:
+            return tr("history-row-abandoned", **args)
+        return tr("stats-match-row", result="abandoned", **args)
+    winner = summary.players[summary.winner]
     if for_user is None:
-        return tr("history-row", **args)
-    won = summary.players[summary.winner].id == for_user
-    return tr("stats-match-row", result="won" if won else "lost", **args)
+        return tr("history-row", winner=render.user_text(winner.name), **args)
+    return tr("stats-match-row", result="won" if winner.id == for_user else "lost", **args)
 
 
 async def stats(message: Message, service: MatchService, i18n: I18n) -> None:

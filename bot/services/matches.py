@@ -54,6 +54,8 @@ Plan = tuple[Match, dict[str, Any], Deal | None]
 _MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p1", "p1v", "p1n", "s")
 RECENT_REQUESTS = 6
 MAX_ATTEMPTS = 5
+KEEP_AFTER_DEADLINE = 86400
+"""Seconds the keys of a match or a challenge outlive its deadline (the scheduler acts at the deadline)."""
 CHAT_HISTORY = 50
 USER_HISTORY = 20
 
@@ -86,6 +88,8 @@ class MatchService:
         active_ttl: int = 14 * 86400,
         finished_ttl: int = 2 * 86400,
         challenge_ttl: int = 300,
+        turn_timeout: int = 600,
+        claim_after: int = 86400,
         elo_k: int = 32,
         elo_start: int = 1500,
         cache_size: int = 4096,
@@ -96,6 +100,10 @@ class MatchService:
         self.active_ttl = active_ttl
         self.finished_ttl = finished_ttl
         self.challenge_ttl = challenge_ttl
+        self.turn_timeout = turn_timeout
+        self.claim_after = claim_after
+        self.keep_ttl = active_ttl + KEEP_AFTER_DEADLINE
+        """The TTL of an active match's keys: past its abandonment, so the scheduler always finds it."""
         self.elo_k = elo_k
         self.elo_start = elo_start
         self.clock = clock
@@ -110,6 +118,8 @@ class MatchService:
         self._pop_post = redis.register_script(scripts.POP_POST)
         self._shown = redis.register_script(scripts.SHOWN)
         self._settle = redis.register_script(scripts.SETTLE)
+        self._expire_challenge = redis.register_script(scripts.EXPIRE_CHALLENGE)
+        self._mark_clock = redis.register_script(scripts.MARK_CLOCK)
 
     async def _call(self, op: Awaitable[T]) -> T:
         try:
@@ -335,15 +345,70 @@ class MatchService:
 
         return await self._write(match_id, request_id, plan)
 
-    async def abandon(self, match_id: str) -> MatchRecord:
-        """Drop an active match without a result (it then expires like a finished one)."""
+    async def abandon(self, match_id: str, *, version: int | None = None) -> MoveResult:
+        """End an active match nobody moved in: no winner, no rating; posted and kept in the histories.
+
+        With ``version``, only if nothing happened since that version (the scheduler's check)."""
 
         def plan(record: MatchRecord, match: Match) -> Plan:
-            if record.status is not Status.ACTIVE:
-                raise Rejected(Rejection.MATCH_OVER)
-            return match, {"status": Status.ABANDONED}, None
+            _still(record, version)
+            return match, {"status": Status.ABANDONED, "finish": Finish.ABANDONED, "winner": None}, None
 
-        return (await self._write(match_id, None, plan)).record
+        return await self._write(match_id, None, plan)
+
+    async def forfeit(self, match_id: str, seat: int, *, version: int) -> MoveResult:
+        """``seat`` ran out of time at ``version``: the match ends with a loss for them, counted and rated."""
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            _still(record, version)
+            return match, {"status": Status.FINISHED, "winner": 1 - seat, "finish": Finish.FORFEIT}, None
+
+        return await self._write(match_id, None, plan)
+
+    async def claim_win(
+        self, match_id: str, user_id: int, *, version: int, request_id: str | None = None
+    ) -> MoveResult:
+        """The waiting player takes the win after ``claim_after`` seconds without a move (a forfeit)."""
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise Rejected(Rejection.NOT_A_PLAYER)
+            _still(record, version)
+            if match.turn == seat:
+                raise Rejected(Rejection.NOT_ALLOWED)
+            if self.clock() - record.updated < self.claim_after:
+                raise Rejected(Rejection.TOO_EARLY)
+            return match, {"status": Status.FINISHED, "winner": seat, "finish": Finish.FORFEIT}, None
+
+        return await self._write(match_id, request_id, plan)
+
+    def clock_due(self, record: MatchRecord, marks: dict[str, int]) -> float | None:
+        """When the match's turn clock must next look at it (None once it is over).
+
+        From the last move: the reminder at half the time, the forfeit at the
+        deadline; with the clock off, the offer to claim the win after
+        ``claim_after``; in any case the abandonment after ``ACTIVE_TTL``.
+        """
+        if not record.is_active:
+            return None
+        last, version, timeout = record.updated, record.version, record.turn_timeout
+        abandon = last + self.active_ttl
+        if timeout:
+            nxt = last + timeout if marks.get("r") == version else last + timeout / 2
+        else:
+            nxt = abandon if marks.get("o") == version else last + self.claim_after
+        return min(nxt, abandon)
+
+    async def clock_marks(self, match_id: str) -> dict[str, int]:
+        """The versions at which the turn clock reminded (``r``) and offered the win (``o``)."""
+        data = await self._call(self.redis.hgetall(self.keys.clock_marks(match_id)))
+        return {_text(a): int(b) for a, b in data.items()}
+
+    async def mark_clock(self, match_id: str, field: str, version: int) -> bool:
+        """Mark that the clock did ``field`` at ``version``; False when it was done already (by any process)."""
+        keys = [self.keys.clock_marks(match_id)]
+        return bool(await self._call(self._mark_clock(keys=keys, args=[field, version, self.keep_ttl])))
 
     async def _write(
         self, match_id: str, request_id: str | None, plan: Callable[[MatchRecord, Match], Plan]
@@ -410,21 +475,22 @@ class MatchService:
                         k.posts(record.id),
                         k.screens_due(),
                     ],
-                    args=[*cas, self.active_ttl, record.id, new.updated, len(posts), *posts],
+                    args=[*cas, self.keep_ttl, record.id, new.updated, len(posts), *posts],
                 )
             )
         else:
             counted = new.status is Status.FINISHED and new.winner is not None
+            abandoned = new.finish is Finish.ABANDONED
             winner_seat = new.winner if new.winner is not None else 0
             w, lo = record.players[winner_seat], record.players[1 - winner_seat]
-            if counted:
+            if counted or abandoned:
                 summary = Summary(
                     id=record.id,
                     chat_id=record.chat_id,
                     preset=match.rules.name,
                     players=record.players,
                     score=match.score,
-                    winner=winner_seat,
+                    winner=new.winner if counted else None,
                     finish=new.finish or Finish.TARGET,
                     finished=new.updated,
                 )
@@ -450,11 +516,12 @@ class MatchService:
                         k.user_history(lo.id),
                         k.posts(record.id),
                         k.screens_due(),
+                        k.jobs(),
                     ],
                     args=[
                         *cas,
                         self.finished_ttl,
-                        "1" if counted else "0",
+                        "1" if counted else "h" if abandoned else "0",
                         record.id,
                         w.id,
                         lo.id,
@@ -474,7 +541,7 @@ class MatchService:
             )
         status = int(answer[0])
         if status == 1:
-            if summary is not None:
+            if summary is not None and counted:
                 summary.rating_change = int(answer[1])
                 summary.ratings = (int(answer[3]), int(answer[4]))
             self._remember(new, match)
@@ -562,8 +629,14 @@ class MatchService:
                     k.chat_challenge(chat_id, creator.id),
                     k.active(chat_id, creator.id),
                     k.challenge_notices(),
+                    k.jobs(),
                 ],
-                args=[challenge.id, challenge.model_dump_json(), self.challenge_ttl],
+                args=[
+                    challenge.id,
+                    challenge.model_dump_json(),
+                    self.challenge_ttl + KEEP_AFTER_DEADLINE,
+                    challenge.expires,
+                ],
             )
         )
         if int(answer[0]) == -2:
@@ -573,8 +646,27 @@ class MatchService:
         return challenge
 
     async def challenge(self, challenge_id: str) -> Challenge | None:
+        """An open challenge (None once joined, withdrawn or expired)."""
         data = await self._call(self.redis.get(self.keys.challenge(challenge_id)))
+        if data is None:
+            return None
+        challenge = Challenge.model_validate_json(data)
+        return challenge if challenge.expires > self.clock() else None
+
+    async def notice(self, challenge_id: str) -> Challenge | None:
+        """A challenge whose message has not yet said how it ended (open, or expired and not yet announced)."""
+        data = await self._call(self.redis.hget(self.keys.challenge_notices(), challenge_id))
         return None if data is None else Challenge.model_validate_json(data)
+
+    async def expire_challenge(self, challenge: Challenge) -> bool:
+        """End a challenge whose time is up; True for the one caller that did (it edits the message)."""
+        k = self.keys
+        keys = [
+            k.challenge(challenge.id),
+            k.chat_challenge(challenge.chat_id, challenge.creator.id),
+            k.challenge_notices(),
+        ]
+        return bool(await self._call(self._expire_challenge(keys=keys, args=[challenge.id])))
 
     async def open_challenge_of(self, chat_id: int, user_id: int) -> Challenge | None:
         value = await self._call(self.redis.get(self.keys.chat_challenge(chat_id, user_id)))
@@ -610,6 +702,7 @@ class MatchService:
                 k.challenge(challenge_id),
                 k.chat_challenge(challenge.chat_id, challenge.creator.id),
                 k.challenge_notices(),
+                k.jobs(),
             ]
             if int(await self._call(self._withdraw(keys=keys, args=[raw, challenge_id]))) == 1:
                 return challenge
@@ -634,6 +727,8 @@ class MatchService:
         """Accept the challenge as it was read; None when it changed meanwhile (read it again)."""
         k = self.keys
         challenge = Challenge.model_validate_json(raw)
+        if challenge.expires <= self.clock():
+            raise Rejected(Rejection.NO_CHALLENGE)
         if challenge.creator.id == joiner.id:
             raise Rejected(Rejection.OWN_CHALLENGE)
         if challenge.opponent_id is not None and challenge.opponent_id != joiner.id:
@@ -641,6 +736,7 @@ class MatchService:
         if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
             raise Rejected(Rejection.NOT_INVITED)
         match = Match.new(challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target)
+        settings = await self.chat_settings(challenge.chat_id)
         now = self.clock()
         record = MatchRecord(
             id=secrets.token_urlsafe(8),
@@ -650,6 +746,7 @@ class MatchService:
             created=now,
             updated=now,
             deal=StoredDeal.of(match),
+            turn_timeout=self.turn_timeout if settings.turn_timeout is None else settings.turn_timeout,
         )
         chat = challenge.chat_id
         answer = await self._call(
@@ -665,8 +762,17 @@ class MatchService:
                     k.user_matches(joiner.id),
                     k.challenge_notices(),
                     k.screens_due(),
+                    k.jobs(),
                 ],
-                args=[raw, record.id, record.model_dump_json(), self.active_ttl, challenge_id, now],
+                args=[
+                    raw,
+                    record.id,
+                    record.model_dump_json(),
+                    self.keep_ttl,
+                    challenge_id,
+                    now,
+                    self.clock_due(record, {}) or now,
+                ],
             )
         )
         if int(answer[0]) == -1:
@@ -788,6 +894,14 @@ def _deal_post(deal: StoredDeal) -> str:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _still(record: MatchRecord, version: int | None) -> None:
+    """Refuse unless the match is active and (given a ``version``) nothing happened since."""
+    if record.status is not Status.ACTIVE:
+        raise Rejected(Rejection.MATCH_OVER)
+    if version is not None and record.version != version:
+        raise Rejected(Rejection.STALE)
 
 
 def _seat_to_act(record: MatchRecord, match: Match, user_id: int, version: int | None) -> int:

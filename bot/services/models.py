@@ -37,6 +37,10 @@ class Finish(enum.Enum):
     """A player reached the target of game points."""
     SURRENDER = "surrender"
     """A player gave up."""
+    FORFEIT = "forfeit"
+    """A player's time for a move ran out (or the opponent claimed the win after a day without a move)."""
+    ABANDONED = "abandoned"
+    """Nobody moved for ``ACTIVE_TTL``: no winner, no rating."""
 
 
 class MatchRecord(BaseModel):
@@ -61,6 +65,8 @@ class MatchRecord(BaseModel):
     """The version at which the seat to act got the turn (its panel then arrives as a new message)."""
     pressed: tuple[float, float] = (0.0, 0.0)
     """When each seat last moved (a player who did in the last seconds is handed the turn silently)."""
+    turn_timeout: int = 0
+    """Seconds the player to act has for a move (0: no clock); the group's setting when the match began."""
 
     @property
     def is_active(self) -> bool:
@@ -109,6 +115,8 @@ class ChatSettings(BaseModel):
     preset: str = "bingo"
     target: int | None = None
     """None: the preset's own target."""
+    turn_timeout: int | None = None
+    """Seconds for a move (0: no clock); None: the operator's ``TURN_TIMEOUT``."""
 
 
 class UserProfile(BaseModel):
@@ -161,6 +169,8 @@ class Rejection(enum.Enum):
     CHALLENGE_OPEN = "challenge_open"
     """The creator already has an open challenge in this chat."""
     NOT_ALLOWED = "not_allowed"
+    TOO_EARLY = "too_early"
+    """The win may be claimed only after a day without a move."""
 
 
 class Standing(BaseModel):
@@ -195,7 +205,8 @@ class Summary(BaseModel):
     preset: str
     players: tuple[Player, Player]
     score: tuple[int, int]
-    winner: int
+    winner: int | None
+    """The winner's seat; None for an abandoned match."""
     finish: Finish
     finished: float
     rating_change: int = 0

@@ -25,6 +25,14 @@ class Keys:
         """Sorted set: ids of the matches whose messages are behind their version, by when they fell behind."""
         return f"{self.prefix}:due"
 
+    def jobs(self) -> str:
+        """Sorted set: the scheduler's jobs (``x:<challenge>``, ``t:<match>``) by when they are due."""
+        return f"{self.prefix}:jobs"
+
+    def clock_marks(self, match_id: str) -> str:
+        """Hash: the match version at which the turn clock last reminded (``r``) or offered the win (``o``)."""
+        return f"{self.prefix}:{{m:{match_id}}}:clock"
+
     def gone(self, chat_id: int) -> str:
         """String: the group removed the bot (its matches go on in private)."""
         return f"{self.prefix}:gone:{chat_id}"

@@ -40,15 +40,16 @@ return {1}
 """
 )
 
-# The move that ends a match (by reaching the target, surrender or abandon):
-# CAS, drop the active indexes, and, when ARGV[5] == '1', count the result
-# once in the chat's and the global tables.
+# The move that ends a match (by reaching the target, surrender, forfeit or abandon):
+# CAS, drop the active indexes and the match's clock job, and, when ARGV[5] == '1',
+# count the result once in the chat's and the global tables; when ARGV[5] == 'h'
+# (abandoned), post it and keep it in the histories without counting it.
 # KEYS: 1 match, 2-3 active keys of seat 0/1, 4 chat's active set,
 #       5-6 the players' active sets, 7-8 chat stats of winner/loser,
 #       9 chat leaderboard, 10-11 global stats of winner/loser,
 #       12 global leaderboard, 13 chat history, 14-15 histories of winner/loser,
-#       16 posts, 17 the matches with screens to update.
-# ARGV: 1-4 as CAS, 5 count ('1'/'0'), 6 match id, 7 winner id, 8 loser id,
+#       16 posts, 17 the matches with screens to update, 18 the scheduler's jobs.
+# ARGV: 1-4 as CAS, 5 count ('1', 'h' or '0'), 6 match id, 7 winner id, 8 loser id,
 #       9 K, 10 start rating, 11 game, 12 winner name, 13 loser name,
 #       14 summary JSON without its closing brace, 15 chat history length,
 #       16 user history length, 17 now, 18 number of posts, 19... posts.
@@ -65,6 +66,20 @@ end
 redis.call('SREM', KEYS[4], ARGV[6])
 redis.call('SREM', KEYS[5], ARGV[6])
 redis.call('SREM', KEYS[6], ARGV[6])
+redis.call('ZREM', KEYS[18], 't:' .. ARGV[6])
+if ARGV[5] == 'h' then
+  local summary = ARGV[14] .. '}'
+  redis.call('HSET', KEYS[1], 's', summary)
+  redis.call('RPUSH', KEYS[16], '{"k":"match"}')
+  redis.call('EXPIRE', KEYS[16], ARGV[4])
+  redis.call('LPUSH', KEYS[13], summary)
+  redis.call('LTRIM', KEYS[13], 0, tonumber(ARGV[15]) - 1)
+  for i = 14, 15 do
+    redis.call('LPUSH', KEYS[i], summary)
+    redis.call('LTRIM', KEYS[i], 0, tonumber(ARGV[16]) - 1)
+  end
+  return {1, 0, 0, 0, 0}
+end
 if ARGV[5] ~= '1' then return {1, 0, 0} end
 
 local K = tonumber(ARGV[9])
@@ -116,8 +131,10 @@ return {1, dc, dg, chat[2], chat[3]}
 # refuse if either player is already in a match in this chat.
 # KEYS: 1 challenge, 2 creator's open-challenge key, 3 match, 4-5 active keys
 #       of creator/joiner, 6 chat's active set, 7-8 their active sets,
-#       9 the challenges awaiting an expiry notice, 10 the matches with screens to update.
-# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL, 5 challenge id, 6 now.
+#       9 the challenges awaiting an expiry notice, 10 the matches with screens to update,
+#       11 the scheduler's jobs (the challenge's expiry leaves, the match's clock ``t:<id>`` comes).
+# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL, 5 challenge id, 6 now,
+#       7 when the match's clock is first due.
 # Returns {1}, {-1} challenge gone or changed, {-2, who} already playing.
 ACCEPT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
@@ -133,15 +150,19 @@ redis.call('SADD', KEYS[7], ARGV[2])
 redis.call('SADD', KEYS[8], ARGV[2])
 redis.call('HDEL', KEYS[9], ARGV[5])
 redis.call('ZADD', KEYS[10], ARGV[6], ARGV[2])
+redis.call('ZREM', KEYS[11], 'x:' .. ARGV[5])
+redis.call('ZADD', KEYS[11], ARGV[7], 't:' .. ARGV[2])
 return {1}
 """
 
 # Open a challenge unless the creator has one open in this chat or is playing there.
 # The challenge is also kept, without a TTL, among those awaiting an expiry
 # notice, so that a restarted bot still says so on the challenge's message.
+# Its expiry is a job of the scheduler (``x:<id>`` at ARGV[4]); the keys' TTL only
+# collects what a stopped bot leaves behind.
 # KEYS: 1 challenge, 2 creator's open-challenge key, 3 creator's active key,
-#       4 the challenges awaiting an expiry notice.
-# ARGV: 1 challenge id, 2 challenge JSON, 3 TTL.
+#       4 the challenges awaiting an expiry notice, 5 the scheduler's jobs.
+# ARGV: 1 challenge id, 2 challenge JSON, 3 TTL, 4 when it expires.
 # Returns {1}, {-1, open challenge id}, {-2} already playing.
 OPEN = """
 if redis.call('EXISTS', KEYS[3]) == 1 then return {-2} end
@@ -150,7 +171,21 @@ if open then return {-1, open} end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[5], ARGV[4], 'x:' .. ARGV[1])
 return {1}
+"""
+
+# A challenge whose time is up: removed, and its notice taken, by one caller only.
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3 the challenges awaiting an
+# expiry notice. ARGV: 1 challenge id.
+# Returns 1 when this call expired it (the caller edits its message), 0 when it
+# was joined, withdrawn or announced already.
+EXPIRE_CHALLENGE = """
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 0 then return 0 end
+redis.call('DEL', KEYS[1])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
 """
 
 # Store a challenge's message id (its new JSON) while it is open.
@@ -165,12 +200,13 @@ return 1
 
 # Withdraw a challenge only if it is still the one that was read.
 # KEYS: 1 challenge, 2 creator's open-challenge key, 3 the challenges awaiting
-# an expiry notice. ARGV: 1 the challenge JSON as read, 2 challenge id.
+# an expiry notice, 4 the scheduler's jobs. ARGV: 1 the challenge JSON as read, 2 challenge id.
 # Returns 1 when removed, 0 when it was gone or had changed.
 WITHDRAW = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('HDEL', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[4], 'x:' .. ARGV[2])
 return 1
 """
 
@@ -203,5 +239,38 @@ if f[2] ~= f[1] and ARGV[2] ~= '1' then return 0 end
 if f[3] ~= f[1] and ARGV[3] ~= '1' then return 0 end
 if f[4] ~= f[1] and ARGV[4] ~= '1' then return 0 end
 redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+"""
+
+# The scheduler (``bot/scheduler.py``). A job is a member of a sorted set scored by
+# when it is due. Claiming moves a due job's score to the end of a lease, so that
+# exactly one process acts on it; a process that dies holding it leaves it due
+# again when the lease ends.
+# KEYS: 1 jobs. ARGV: 1 now, 2 the lease's end, 3 how many at most.
+# Returns the jobs claimed (each now scored ARGV[2]).
+CLAIM_JOBS = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, job in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], job) end
+return due
+"""
+
+# A claimed job is done: due again at ARGV[3] (or gone when ARGV[3] is ''), unless
+# someone scheduled it anew while it was held (its score is no longer the lease's).
+# KEYS: 1 jobs. ARGV: 1 job, 2 the lease's end as claimed, 3 when next due or ''.
+# Returns 1 when changed, 0 when left as someone else set it.
+COMPLETE_JOB = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
+# Mark that the turn clock did something for this version of a match (``r`` reminded,
+# ``o`` offered the win), once: a second caller for the same version gets 0.
+# KEYS: 1 the match's clock marks. ARGV: 1 field, 2 version, 3 TTL.
+MARK_CLOCK = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """

@@ -274,3 +274,39 @@ cmd-lang = Język bota
 cmd-hand = Pokaż moje kamienie jeszcze raz
 cmd-start = Start
 cmd-help = Co potrafi bot
+
+## Turn clock
+
+# A span of time in the nominative ("5 minut"): after a colon or a dash only.
+duration = { $unit ->
+    [s] { $n } { $n ->
+        [one] sekunda
+        [few] sekundy
+       *[many] sekund
+    }
+    [m] { $n } { $n ->
+        [one] minuta
+        [few] minuty
+       *[many] minut
+    }
+    [h] { $n } { $n ->
+        [one] godzina
+        [few] godziny
+       *[many] godzin
+    }
+   *[d] { $n } { $n ->
+        [one] dzień
+       *[other] dni
+    }
+}
+clock-off = bez limitu
+panel-clock = ⏰ Czas na ruch: { $left } — nie zdążysz, przegrywasz mecz.
+reminder-private = ⏰ Twój ruch! Zostało czasu: { $left }. Nie zdążysz — przegrywasz mecz.
+reminder-group = ⏰ <a href="tg://user?id={ $id }">{ $name }</a>, twój ruch — zostało czasu: { $left }.
+claim-offer = ⌛ Rywal milczy. Bez ruchu: { $idle }. Możesz zabrać zwycięstwo — rywalowi zostanie zaliczona porażka.
+toast-opponent-moved = Rywal już zagrał — gramy dalej.
+toast-claim-not-yours = Zwycięstwo może zabrać tylko ten, kto czeka na ruch rywala.
+btn-claim-win = 🏆 Zabierz zwycięstwo
+toast-too-early = Jeszcze za wcześnie: rywal ma jeszcze czas na ruch.
+match-forfeit = ⏰ Ruch nie został wykonany na czas — { $loser } przegrywa mecz. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
+match-abandoned = 💤 Mecz zatrzymany: zbyt długo nie było ruchów. Wynik: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Bez wyniku i rankingu; można zacząć nowy: /play

@@ -6,6 +6,7 @@ rules-bingo =
     <b>Bingo</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 8 dużych punktów (grupa może wybrać 7).
     W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać na czacie grupowym.
+    ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można zabrać zwycięstwo.
 
     • Po 7 kamieni na rękę, 14 do talonu; odkryty kamień talonu wyznacza atu.
     • Wychodzący kładzie dowolny kamień, przeciwnik odpowiada; silniejszy bierze lewę, biorący wychodzi do następnej, obaj dobierają z talonu.
@@ -24,6 +25,7 @@ rules-bingo-classic =
     <b>Bingo z obowiązkiem przebicia</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 7 dużych punktów (grupa może wybrać 8).
     W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać na czacie grupowym.
+    ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można zabrać zwycięstwo.
 
     • Gra jak zwykłe Bingo (lewy, dobieranie z talonu, potem dokładanie do koloru), ale:
     • na kamień nieatutowy dokładaj do koloru i przebijaj, jeśli możesz;
@@ -43,6 +45,7 @@ rules-bingo-domino =
     <b>Bingo z obowiązkiem atu</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 7 dużych punktów (grupa może wybrać 8).
     W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🔒 — zamknij talon. Stół widać na czacie grupowym.
+    ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można zabrać zwycięstwo.
 
     • Gra jak zwykłe Bingo (lewy, dobieranie z talonu, potem dokładanie do koloru), ale:
     • nie masz koloru — musisz zagrać atutem, jeśli go masz;
@@ -60,6 +63,7 @@ rules-42 =
     <b>42 we dwóch</b>
     Cel: ugrać w rozgrywce co najmniej tyle, ile wylicytujesz; mecz do 7 dużych punktów.
     W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego); odzywki, pas i atu to też przyciski. Stół widać na czacie grupowym.
+    ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można zabrać zwycięstwo.
 
     • Dobieranie: 7 lew bez atu, po każdej obaj dobierają z talonu; te lewy nie dają punktów.
     • Licytacja: odzywka od 4 do 42 albo pas; kto zalicytował najwyżej, wybiera atu i wychodzi.

@@ -16,20 +16,26 @@ stats-game = { $game }: mecze { $played }, wygrane { $won }
 stats-last = Ostatnie mecze:
 stats-match-row = { $result ->
     [won] ✅
+    [abandoned] 💤
    *[lost] ❌
 } { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b }{ $how ->
     [surrender] {" "}(poddanie)
+    [forfeit] {" "}(czas minął)
+    [abandoned] {" "}(przerwany, bez rankingu)
    *[target] {""}
 }
 history-title = 📜 <b>Ostatnie mecze czatu</b>
 history-empty = W tym czacie nie zakończył się jeszcze żaden mecz.
 history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — wygrywa: { $winner }{ $how ->
     [surrender] {" "}(poddanie)
+    [forfeit] {" "}(czas minął)
    *[target] {""}
 }
+history-row-abandoned = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — przerwany, bez rankingu
 settings-title = ⚙️ <b>Ustawienia czatu</b>
     Gra: { $game } · wariant: { $preset }
     Do { game-points-target } · język: { $lang }
+    ⏰ Czas na ruch: { $clock }
 settings-target = do { $n }
 settings-changed = { $name } zmienia ustawienia.
 lang-name-ru = rosyjski

@@ -16,20 +16,26 @@ stats-game = { $game }: матчей { $played }, побед { $won }
 stats-last = Последние матчи:
 stats-match-row = { $result ->
     [won] ✅
+    [abandoned] 💤
    *[lost] ❌
 } { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b }{ $how ->
     [surrender] {" "}(сдача)
+    [forfeit] {" "}(время вышло)
+    [abandoned] {" "}(брошен, без рейтинга)
    *[target] {""}
 }
 history-title = 📜 <b>Последние матчи чата</b>
 history-empty = В этом чате ещё не закончился ни один матч.
 history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — победа: { $winner }{ $how ->
     [surrender] {" "}(сдача)
+    [forfeit] {" "}(время вышло)
    *[target] {""}
 }
+history-row-abandoned = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — брошен, без рейтинга
 settings-title = ⚙️ <b>Настройки чата</b>
     Игра: { $game } · вариант: { $preset }
     До { game-points-target } · язык: { $lang }
+    ⏰ Время на ход: { $clock }
 settings-target = до { $n }
 settings-changed = { $name } меняет настройки.
 lang-name-ru = русский

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.services.matches import MatchService, Rejected
+from bot.services.matches import KEEP_AFTER_DEADLINE, MatchService, Rejected
 from bot.services.models import MatchRecord, Player, Rejection, Status
 from engine import Match
 from tests.bot.conftest import Backend
@@ -76,7 +76,7 @@ class TestOpenChallenge:
         assert updated == challenge.model_copy(update={"message_id": 77})
         assert await service.challenge(challenge.id) == updated
         ttl = await service.redis.ttl(service.keys.challenge(challenge.id))
-        assert 0 < ttl <= service.challenge_ttl
+        assert service.challenge_ttl < ttl <= service.challenge_ttl + KEEP_AFTER_DEADLINE
 
 
 class TestAccept:
@@ -156,16 +156,23 @@ class TestAccept:
         assert info.value.reason is Rejection.NO_CHALLENGE
 
     async def test_after_expiry(self, backend: Backend) -> None:
-        """A challenge past its TTL is gone: NO_CHALLENGE, and its creator may open a new one."""
-        service = backend.service(challenge_ttl=1)
+        """A challenge past its time is gone at once: NO_CHALLENGE; once the scheduler expired it (one caller
+        only), its creator may open a new one."""
+        now = [1_000_000.0]
+        service = backend.service(challenge_ttl=60, clock=lambda: now[0])
         challenge = await service.open_challenge(CHAT, ALA, "bingo", "ru")
-        await asyncio.sleep(1.2)
+        now[0] += 59.9
+        assert await service.challenge(challenge.id) is not None
+        now[0] += 0.2
         assert await service.challenge(challenge.id) is None
         assert await service.open_challenge_of(CHAT, ALA.id) is None
         with pytest.raises(Rejected) as info:
             await service.accept(challenge.id, BOB)
         assert info.value.reason is Rejection.NO_CHALLENGE
         assert await service.active_match(CHAT, BOB.id) is None
+        assert await service.notice(challenge.id) == challenge
+        assert [await service.expire_challenge(challenge) for _ in range(3)] == [True, False, False]
+        assert await service.notice(challenge.id) is None
         await service.open_challenge(CHAT, ALA, "bingo", "ru")
 
     @pytest.mark.parametrize("joiners", [2, 8])

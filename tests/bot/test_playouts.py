@@ -70,7 +70,7 @@ class TestRestart:
         assert await second.active_match(record.chat_id, record.players[0].id) == record.id
         end = await play_random(second, record, match, rng)
         assert end.record.status is Status.FINISHED
-        assert end.summary is not None
+        assert end.summary is not None and end.summary.winner is not None
         winner = record.players[end.summary.winner]
         assert (await second.stats(winner.id, record.chat_id)).won == 1
         assert await second.chat_matches(record.chat_id) == []

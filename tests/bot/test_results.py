@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.services.matches import MatchService, Rejected
+from bot.services.matches import KEEP_AFTER_DEADLINE, MatchService, Rejected
 from bot.services.models import Finish, MatchRecord, Player, Rejection, Standing, Status, Summary, UserStats
 from bot.storage.keys import GLOBAL, chat_scope
 from tests.bot.conftest import Backend
@@ -116,6 +116,7 @@ class TestPlayedToTarget:
         assert summary.score == result.match.score
         assert result.record.finish is Finish.TARGET
         assert await service.history(chat_id=CHAT) == [summary]
+        assert summary.winner is not None
         winner, loser = result.record.players[summary.winner], result.record.players[1 - summary.winner]
         assert (await service.stats(winner.id)).per_game == {"bingo": (1, 1)}
         assert (await service.stats(loser.id, CHAT)).lost == 1
@@ -183,22 +184,38 @@ class TestRatings:
 
 
 class TestAbandon:
-    """abandon: the match ends without a result."""
+    """abandon: the match ends without a winner and unrated, but the histories keep it."""
 
     async def test_counts_nothing(self, service: MatchService) -> None:
-        """No stats, rating, leaderboard or history; the indexes are cleared and the players may play again."""
+        """No stats, rating or leaderboard; the histories list it as abandoned; the indexes are cleared and
+        the players may play again."""
         record, _ = await start_match(service)
-        abandoned = await service.abandon(record.id)
-        assert (abandoned.status, abandoned.winner, abandoned.version) == (Status.ABANDONED, None, 1)
+        result = await service.abandon(record.id)
+        abandoned = result.record
+        assert (abandoned.status, abandoned.winner, abandoned.finish, abandoned.version) == (
+            Status.ABANDONED,
+            None,
+            Finish.ABANDONED,
+            1,
+        )
         assert (await service.get(record.id))[0] == abandoned
+        summary = result.summary
+        assert summary is not None
+        assert (summary.winner, summary.finish, summary.ratings, summary.rating_change) == (
+            None,
+            Finish.ABANDONED,
+            None,
+            0,
+        )
         assert await tables(service, (ALA, BOB)) == {
             "chat_stats": [UserStats(user_id=ALA.id, rating=1500), UserStats(user_id=BOB.id, rating=1500)],
             "global_stats": [UserStats(user_id=ALA.id, rating=1500), UserStats(user_id=BOB.id, rating=1500)],
             "chat_board": [],
             "global_board": [],
-            "chat_history": [],
-            "user_history": [[], []],
+            "chat_history": [summary],
+            "user_history": [[summary], [summary]],
         }
+        assert (await service.messages(record.id)).summary == summary
         assert await service.active_match(CHAT, ALA.id) is None
         assert await service.chat_matches(CHAT) == []
         with pytest.raises(Rejected) as info:
@@ -211,12 +228,13 @@ class TestExpiry:
     """Finished matches expire; results never do."""
 
     async def test_active(self, backend: Backend) -> None:
-        """An active match and its active keys live for the active TTL."""
+        """An active match and its active keys live for the active TTL and a day more (the scheduler ends the
+        match as abandoned at the active TTL, so it must still find it then)."""
         service = backend.service(active_ttl=1000, finished_ttl=100)
         record, _ = await start_match(service)
         k = service.keys
         for key in (k.match(record.id), k.active(CHAT, ALA.id), k.active(CHAT, BOB.id)):
-            assert 100 < await service.redis.ttl(key) <= 1000
+            assert 1000 < await service.redis.ttl(key) <= 1000 + KEEP_AFTER_DEADLINE
 
     @pytest.mark.parametrize("how", ["surrender", "abandon"])
     async def test_finished(self, backend: Backend, how: str) -> None:

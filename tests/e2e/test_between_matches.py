@@ -448,8 +448,10 @@ class TestHistory:
         assert (await ask(series.fake, user, EMPTY_GROUP, "/history")).text == series.tr(lang)("history-empty")
 
 
-def settings_text(tr: Translator, preset: str, target: int | None = None, lang: Lang | None = None) -> str:
-    """The settings as the menu and the change notices show them."""
+def settings_text(
+    tr: Translator, preset: str, target: int | None = None, lang: Lang | None = None, clock_minutes: int = 10
+) -> str:
+    """The settings as the menu and the change notices show them (the turn clock: TURN_TIMEOUT's 10 minutes)."""
     rules = find_preset(preset)
     return tr(
         "settings-title",
@@ -457,6 +459,7 @@ def settings_text(tr: Translator, preset: str, target: int | None = None, lang: 
         preset=tr(f"preset-{preset}"),
         target=target or rules.target,
         lang=tr(f"lang-name-{lang or 'auto'}"),
+        clock=tr("duration", unit="m", n=clock_minutes) if clock_minutes else tr("clock-off"),
     )
 
 
@@ -476,9 +479,11 @@ BINGO_ROWS = [
     ["cfg:preset:bingo-classic"],
     ["cfg:preset:bingo-domino"],
     ["cfg:target:7", "cfg:target:8"],
+    ["cfg:clock:0", "cfg:clock:60", "cfg:clock:180"],
+    ["cfg:clock:600", "cfg:clock:1800", "cfg:clock:3600", "cfg:clock:86400"],
     ["cfg:lang:ru", "cfg:lang:pl"],
 ]
-FORTY_TWO_ROWS = [BINGO_ROWS[0], BINGO_ROWS[-1]]
+FORTY_TWO_ROWS = [BINGO_ROWS[0], *BINGO_ROWS[-3:]]
 
 
 def group_sends(fake: FakeTelegram, group: int) -> int:
@@ -513,7 +518,7 @@ class TestSettings:
             menu = await ask(fake, ANN, GROUP, "/settings")
             assert menu.text == settings_text(tr, "bingo")
             assert settings_rows(menu) == BINGO_ROWS
-            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo", "cfg:target:8"}
+            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo", "cfg:target:8", "cfg:clock:600"}
             for data in ("cfg:game:42", "cfg:preset:bingo-classic", "cfg:target:7", "cfg:lang:pl"):
                 before, sends = await app.service.chat_settings(GROUP), group_sends(fake, GROUP)
                 answer = await fake.wait_answer(fake.press(BOB, menu, data))
@@ -524,7 +529,9 @@ class TestSettings:
             assert menu.text == settings_text(tr, "bingo")
             await invariants.all_well(fake)
 
-    @pytest.mark.parametrize("data", ["cfg:target:9", "cfg:game:chess", "cfg:lang:en", "cfg:preset:42"])
+    @pytest.mark.parametrize(
+        "data", ["cfg:target:9", "cfg:game:chess", "cfg:lang:en", "cfg:preset:42", "cfg:clock:5", "cfg:clock:x"]
+    )
     async def test_forged(self, fake: FakeTelegram, prefix: str, cleanup_redis: None, data: str) -> None:
         """A settings button the bot never sent, pressed by an admin, gets a toast and changes nothing."""
         fake.admins[GROUP] = {ANN.id}
@@ -584,20 +591,26 @@ class TestSettings:
             ru, pl = app.presenter.i18n["ru"], app.presenter.i18n["pl"]
             menu = await ask(fake, ANN, GROUP, "/settings")
             await change(app, menu, "cfg:preset:bingo-classic", "ru", settings_text(ru, "bingo-classic"))
-            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo-classic", "cfg:target:7"}
+            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo-classic", "cfg:target:7", "cfg:clock:600"}
             await change(app, menu, "cfg:target:8", "ru", settings_text(ru, "bingo-classic", 8))
-            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo-classic", "cfg:target:8"}
+            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo-classic", "cfg:target:8", "cfg:clock:600"}
             await play_and_cancel(app, "ru", "bingo-classic", 8)
             await change(app, menu, "cfg:game:42", "ru", settings_text(ru, "42"))
             assert settings_rows(menu) == FORTY_TWO_ROWS
-            assert checked(menu) == {"cfg:game:42"}
+            assert checked(menu) == {"cfg:game:42", "cfg:clock:600"}
             await play_and_cancel(app, "ru", "42", 7)
             await change(app, menu, "cfg:game:bingo", "ru", settings_text(ru, "bingo"))
             assert settings_rows(menu) == BINGO_ROWS
             await change(app, menu, "cfg:preset:bingo-domino", "ru", settings_text(ru, "bingo-domino"))
             await change(app, menu, "cfg:target:8", "ru", settings_text(ru, "bingo-domino", 8))
             await change(app, menu, "cfg:lang:pl", "pl", settings_text(pl, "bingo-domino", 8, "pl"))
-            assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo-domino", "cfg:target:8", "cfg:lang:pl"}
+            assert checked(menu) == {
+                "cfg:game:bingo",
+                "cfg:preset:bingo-domino",
+                "cfg:target:8",
+                "cfg:lang:pl",
+                "cfg:clock:600",
+            }
             await play_and_cancel(app, "pl", "bingo-domino", 8)
             await invariants.all_well(fake)
         async with running_bot(fake, prefix) as app:

@@ -1,0 +1,137 @@
+"""Things that happen later, kept in Redis: due jobs that exactly one process acts on.
+
+A job is a string ``<kind>:<argument>`` (``x:<challenge>`` a challenge's expiry,
+``t:<match>`` a match's turn clock) in one sorted set, scored by when it is
+due. The services and the Lua scripts only *schedule* (a ``ZADD``); the
+scheduler of every running process claims due jobs atomically (the claim
+moves the job's score to the end of a lease, so no other process sees it due)
+and calls the handler of its kind. The handler returns when the job is due
+again, or None when it is done. Handlers are idempotent: a job whose process
+died while holding it comes due again when the lease ends and runs a second
+time, and what it does is checked against Redis there.
+
+Time is the injected clock's (``Clock.time``), so tests move it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from bot.clock import BACKOFF_FIRST, Clock, next_backoff
+from bot.services.matches import StorageUnavailable
+from bot.storage import scripts
+from bot.storage.keys import Keys
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[str], Awaitable[float | None]]
+"""Acts on a job's argument; returns when the job is due again (seconds since the epoch), or None: done."""
+
+LEASE = 120.0
+"""Seconds a claimed job stays hidden from the other processes while its handler runs."""
+RETRY = 5.0
+"""Seconds until a job whose handler failed is tried again."""
+BATCH = 50
+"""Jobs claimed at once."""
+POLL = 1.0
+"""Seconds between two looks for due jobs."""
+
+
+class Scheduler:
+    """The due jobs of one Redis, acted on by this process's handlers."""
+
+    def __init__(self, redis: Redis, keys: Keys, clock: Clock, *, poll: float = POLL, lease: float = LEASE) -> None:
+        self.redis = redis
+        self.keys = keys
+        self.clock = clock
+        self.poll = poll
+        self.lease = lease
+        self.handlers: dict[str, Handler] = {}
+        self._claim = redis.register_script(scripts.CLAIM_JOBS)
+        self._complete = redis.register_script(scripts.COMPLETE_JOB)
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    def on(self, kind: str, handler: Handler) -> None:
+        """Run ``handler`` for the jobs ``<kind>:...``."""
+        self.handlers[kind] = handler
+
+    async def schedule(self, job: str, at: float) -> None:
+        """Make ``job`` due at ``at`` (replacing when it was due)."""
+        await self.redis.zadd(self.keys.jobs(), {job: at})
+
+    async def due_at(self, job: str) -> float | None:
+        """When ``job`` is due (or its lease ends), None when there is no such job."""
+        score = await self.redis.zscore(self.keys.jobs(), job)
+        return None if score is None else float(score)
+
+    async def run_due(self) -> int:
+        """Claim the jobs due now and run them (at most ``BATCH``); returns how many ran."""
+        now = self.clock.time()
+        lease = now + self.lease
+        claimed = await self._claim(keys=[self.keys.jobs()], args=[repr(now), repr(lease), BATCH])
+        jobs = [job.decode() if isinstance(job, bytes) else str(job) for job in claimed]
+        await asyncio.gather(*(self._run(job, lease) for job in jobs))
+        return len(jobs)
+
+    async def _run(self, job: str, lease: float) -> None:
+        kind, _, argument = job.partition(":")
+        handler = self.handlers.get(kind)
+        following: float | None
+        if handler is None:
+            log.warning("job %s: no handler for %r; dropped", job, kind)
+            following = None
+        else:
+            try:
+                following = await handler(argument)
+            except (RedisError, StorageUnavailable, OSError) as exc:
+                # Redis (or the network) failed mid-way: the lease brings the job back when it ends.
+                log.warning("job %s: storage failed (%s); it runs again after its lease", job, exc)
+                return
+            except Exception:
+                log.exception("job %s failed; retrying in %.0f s", job, RETRY)
+                following = self.clock.time() + RETRY
+        nxt = "" if following is None else repr(following)
+        await self._complete(keys=[self.keys.jobs()], args=[job, repr(lease), nxt])
+
+    def start(self) -> None:
+        """Look for due jobs every ``poll`` seconds until ``close``."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop())
+
+    def wake(self) -> None:
+        """Look for due jobs now (a test moved the clock)."""
+        self._wake.set()
+
+    async def _loop(self) -> None:
+        delay = BACKOFF_FIRST
+        while True:
+            try:
+                while await self.run_due() >= BATCH:
+                    pass
+                delay = BACKOFF_FIRST
+                pause = self.poll
+            except (RedisError, StorageUnavailable, OSError) as exc:
+                log.warning("scheduler: Redis does not answer (%s); retrying in %.0f s", exc, delay)
+                pause = delay
+                delay = next_backoff(delay)
+            self._wake.clear()
+            sleeper = asyncio.ensure_future(self.clock.sleep(pause))
+            waker = asyncio.ensure_future(self._wake.wait())
+            try:
+                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiting in (sleeper, waker):
+                    waiting.cancel()
+
+    async def close(self) -> None:
+        """Stop looking (the jobs stay in Redis for the next start or another process)."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None

@@ -1,0 +1,133 @@
+"""What the scheduler's jobs do: challenges that expire, and each match's turn clock.
+
+Every handler reads the state from Redis and acts only on what is still true
+there, so that a job run twice (by two processes, or again after a crash)
+does its work once: an expiry is taken by one script call, a reminder and an
+offer are marked per match version before they are sent, a forfeit or an
+abandonment is a compare-and-set on the version the handler read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+from collections.abc import Awaitable
+
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import render
+from bot.callbacks import ClaimWinCb
+from bot.clock import Clock
+from bot.delivery import Delivery
+from bot.i18n import I18n
+from bot.outbox import Outbox
+from bot.presenter import Presenter
+from bot.scheduler import Scheduler
+from bot.services.matches import MatchService, Rejected
+from bot.services.models import MatchRecord, MoveResult
+
+log = logging.getLogger(__name__)
+
+
+class Timers:
+    def __init__(
+        self,
+        service: MatchService,
+        presenter: Presenter,
+        delivery: Delivery,
+        outbox: Outbox,
+        i18n: I18n,
+        clock: Clock,
+    ) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.delivery = delivery
+        self.outbox = outbox
+        self.i18n = i18n
+        self.clock = clock
+
+    def register(self, scheduler: Scheduler) -> None:
+        scheduler.on("x", self.challenge_due)
+        scheduler.on("t", self.match_due)
+
+    # -- challenges ------------------------------------------------------------
+
+    async def challenge_due(self, challenge_id: str) -> float | None:
+        """A challenge's time is up: its message says it expired (once, whoever runs this)."""
+        challenge = await self.service.notice(challenge_id)
+        if challenge is None:
+            return None  # joined, withdrawn or announced
+        if challenge.expires > self.clock.time():
+            return challenge.expires
+        if await self.service.expire_challenge(challenge):
+            self.presenter.close_challenge(challenge, "challenge-expired")
+        return None
+
+    # -- the turn clock ----------------------------------------------------------
+
+    async def match_due(self, match_id: str) -> float | None:
+        """Look at a match's clock: remind, forfeit, offer the win, or end it as abandoned, as its time says."""
+        try:
+            record, match = await self.service.get(match_id)
+        except Rejected:
+            return None  # gone
+        if not record.is_active or match.turn is None:
+            return None
+        now = self.clock.time()
+        idle = now - record.updated
+        seat = match.turn
+        if idle >= self.service.active_ttl:
+            return None if await self._finish(self.service.abandon(match_id, version=record.version), record) else now
+        timeout = record.turn_timeout
+        if timeout and idle >= timeout:
+            ending = self.service.forfeit(match_id, seat, version=record.version)
+            return None if await self._finish(ending, record) else now
+        if timeout and idle >= timeout / 2 and await self.service.mark_clock(match_id, "r", record.version):
+            await self._remind(record, seat, timeout - idle)
+        if (
+            not timeout
+            and idle >= self.service.claim_after
+            and await self.service.mark_clock(match_id, "o", record.version)
+        ):
+            await self._offer_win(record, 1 - seat)
+        return self.service.clock_due(record, await self.service.clock_marks(match_id))
+
+    async def _finish(self, ending: Awaitable[MoveResult], record: MatchRecord) -> bool:
+        """Run a forfeit or an abandonment; its result goes out with the match's other messages, and both
+        players get their panel as a new message (so Telegram tells them). False when the match moved on
+        meanwhile (the clock looks again)."""
+        try:
+            await ending
+        except Rejected as exc:
+            log.info("match %s: the clock's end was not applied (%s)", record.id, exc.reason.value)
+            return False
+        log.info("match %s ended by its clock", record.id)
+        for seat in (0, 1):
+            await self.service.resend_panel(record.id, seat)
+        self.delivery.kick(record.id)
+        return True
+
+    async def _remind(self, record: MatchRecord, seat: int, left: float) -> None:
+        """Half the time is gone: the player to act gets a private message, the group a line naming them."""
+        tr = self.i18n[record.lang]
+        player = record.players[seat]
+        # What is left, as a player would say it: whole minutes, or seconds by fives.
+        wait = render.duration(tr, 60 * round(left / 60) if left >= 60 else 5 * math.ceil(max(left, 1) / 5))
+        with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+            await self.outbox.send(player.id, tr("reminder-private", left=wait))
+        if not await self.service.group_gone(record.chat_id):
+            text = tr("reminder-group", id=player.id, name=render.name(record, seat), left=wait)
+            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                await self.outbox.send(record.chat_id, text)
+
+    async def _offer_win(self, record: MatchRecord, seat: int) -> None:
+        """The clock is off and nobody moved for a day: the waiting player may take the win."""
+        tr = self.i18n[record.lang]
+        button = InlineKeyboardButton(
+            text=tr("btn-claim-win"), callback_data=ClaimWinCb(m=record.id, v=record.version).pack()
+        )
+        text = tr("claim-offer", idle=render.duration(tr, self.service.claim_after))
+        with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+            await self.outbox.send(record.players[seat].id, text, InlineKeyboardMarkup(inline_keyboard=[[button]]))

@@ -1,0 +1,183 @@
+"""The scheduler: due jobs in Redis, each run by exactly one process, on a clock the test moves."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from bot.scheduler import LEASE, RETRY, Scheduler
+from bot.services.matches import MatchService
+from bot.storage.keys import Keys
+from tests.bot.conftest import Backend
+from tests.e2e.simclock import SimClock
+
+
+def scheduler_on(backend: Backend, clock: SimClock) -> Scheduler:
+    """A scheduler with a client of its own (a process of its own) on the test's Redis."""
+    return Scheduler(backend.client(), Keys(backend.prefix), clock)
+
+
+class TestDue:
+    """A job runs when due, not before; the handler says when it is due again."""
+
+    async def test_runs_when_due(self, service: MatchService, backend: Backend) -> None:
+        clock = SimClock()
+        scheduler = scheduler_on(backend, clock)
+        ran: list[str] = []
+
+        async def handler(argument: str) -> float | None:
+            ran.append(argument)
+            return None
+
+        scheduler.on("k", handler)
+        await scheduler.schedule("k:one", clock.time() + 10)
+        assert await scheduler.run_due() == 0
+        clock.advance(9.9)
+        assert await scheduler.run_due() == 0
+        clock.advance(0.2)
+        assert await scheduler.run_due() == 1
+        assert ran == ["one"]
+        assert await scheduler.due_at("k:one") is None
+        clock.advance(1000)
+        assert await scheduler.run_due() == 0
+
+    async def test_handler_reschedules(self, service: MatchService, backend: Backend) -> None:
+        """A handler's answer is when it runs next; each run once."""
+        clock = SimClock()
+        scheduler = scheduler_on(backend, clock)
+        runs = 0
+
+        async def handler(argument: str) -> float | None:
+            nonlocal runs
+            runs += 1
+            return clock.time() + 5 if runs < 3 else None
+
+        scheduler.on("k", handler)
+        await scheduler.schedule("k:x", clock.time())
+        for _ in range(6):
+            await scheduler.run_due()
+            clock.advance(5)
+        assert runs == 3
+        assert await scheduler.due_at("k:x") is None
+
+    async def test_rescheduled_while_running(self, service: MatchService, backend: Backend) -> None:
+        """A job scheduled anew while its handler runs keeps the new time (the handler's answer loses)."""
+        clock = SimClock()
+        scheduler = scheduler_on(backend, clock)
+        later = clock.time() + 500
+
+        async def handler(argument: str) -> float | None:
+            await scheduler.schedule("k:x", later)
+            return clock.time() + 1
+
+        scheduler.on("k", handler)
+        await scheduler.schedule("k:x", clock.time())
+        await scheduler.run_due()
+        assert await scheduler.due_at("k:x") == pytest.approx(later)
+
+
+class TestExactlyOnce:
+    """Several processes' schedulers share the jobs: each due job runs in exactly one of them."""
+
+    async def test_two_processes(self, service: MatchService, backend: Backend) -> None:
+        clock = SimClock()
+        schedulers = [scheduler_on(backend, clock) for _ in range(2)]
+        ran: Counter[str] = Counter()
+        by: Counter[int] = Counter()
+
+        for index, scheduler in enumerate(schedulers):
+
+            async def handler(argument: str, index: int = index) -> float | None:
+                ran[argument] += 1
+                by[index] += 1
+                await asyncio.sleep(0)
+                return None
+
+            scheduler.on("k", handler)
+        for n in range(120):
+            await schedulers[0].schedule(f"k:{n}", clock.time() + n % 7)
+        for _ in range(10):
+            clock.advance(1)
+            await asyncio.gather(*(s.run_due() for s in schedulers for _ in range(3)))
+        assert ran == Counter({str(n): 1 for n in range(120)})
+        assert sum(by.values()) == 120
+
+    async def test_a_dead_process_job_comes_back(self, service: MatchService, backend: Backend) -> None:
+        """A process that claimed a job and died (its handler never finished) leaves it to another process
+        once the lease ends, and not before."""
+        clock = SimClock()
+        dying, other = scheduler_on(backend, clock), scheduler_on(backend, clock)
+        started = asyncio.Event()
+
+        async def hangs(argument: str) -> float | None:
+            started.set()
+            await asyncio.Event().wait()
+            return None
+
+        done: list[str] = []
+
+        async def finishes(argument: str) -> float | None:
+            done.append(argument)
+            return None
+
+        dying.on("k", hangs)
+        other.on("k", finishes)
+        await dying.schedule("k:x", clock.time())
+        task = asyncio.create_task(dying.run_due())
+        await started.wait()
+        task.cancel()  # the process is gone, holding the job
+        await asyncio.gather(task, return_exceptions=True)
+        assert await other.run_due() == 0
+        clock.advance(LEASE - 1)
+        assert await other.run_due() == 0
+        clock.advance(2)
+        assert await other.run_due() == 1
+        assert done == ["x"]
+
+
+class TestFailures:
+    """A handler that fails is tried again; Redis failing mid-way leaves the job to its lease."""
+
+    async def test_error_is_retried(self, service: MatchService, backend: Backend) -> None:
+        clock = SimClock()
+        scheduler = scheduler_on(backend, clock)
+        calls = 0
+
+        async def flaky(argument: str) -> float | None:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                raise ValueError("a bug, once")
+            return None
+
+        scheduler.on("k", flaky)
+        await scheduler.schedule("k:x", clock.time())
+        await scheduler.run_due()
+        assert await scheduler.due_at("k:x") == pytest.approx(clock.time() + RETRY)
+        clock.advance(RETRY)
+        await scheduler.run_due()
+        assert calls == 2
+        assert await scheduler.due_at("k:x") is None
+
+    async def test_storage_error_waits_for_the_lease(self, service: MatchService, backend: Backend) -> None:
+        clock = SimClock()
+        scheduler = scheduler_on(backend, clock)
+        calls = 0
+
+        async def storage_down(argument: str) -> float | None:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                raise RedisConnectionError("gone")
+            return None
+
+        scheduler.on("k", storage_down)
+        await scheduler.schedule("k:x", clock.time())
+        await scheduler.run_due()
+        assert await scheduler.due_at("k:x") == pytest.approx(clock.time() + LEASE)
+        clock.advance(LEASE)
+        await scheduler.run_due()
+        assert calls == 2
