@@ -118,7 +118,7 @@ class Timers:
         with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
             await self.outbox.send(player.id, tr("reminder-private", left=wait))
         if not await self.service.group_gone(record.chat_id):
-            text = tr("reminder-group", id=player.id, name=render.name(record, seat), left=wait)
+            text = tr("reminder-group", id=str(player.id), name=render.name(record, seat), left=wait)
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
                 await self.outbox.send(record.chat_id, text)
 

@@ -19,9 +19,9 @@ from bot.services.models import Finish, MatchRecord
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
+    ask,
     button,
     challenge,
-    join_by_link,
     new_match,
     panel_of,
     playable,
@@ -88,7 +88,7 @@ class Scene:
 @contextlib.asynccontextmanager
 async def scene_of(prefix: str, **overrides: object) -> AsyncIterator[Scene]:
     clock = SimClock()
-    fake = FakeTelegram(clock=clock.monotonic)
+    fake = FakeTelegram()
     await fake.start()
     try:
         async with (
@@ -295,7 +295,8 @@ class TestChallengeExpiry:
             await s.at(stored.expires + 1)
             await s.fake.wait_for(lambda: not message.buttons(), what="the expiry")
             assert message.text == s.tr("challenge-expired", creator="Ann")
-            await join_by_link(s.fake, BOB, message)
+            late = await ask(s.fake, BOB, BOB.id, f"/start j_{cid}")
+            assert late.text == s.tr("toast-challenge-gone")
             await s.app.settled()
             assert panel_of(s.fake, BOB) is None
             assert await s.app.service.notice(cid) is None
