@@ -56,6 +56,8 @@ class Scheduler:
         self._complete = redis.register_script(scripts.COMPLETE_JOB)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.outages = 0
+        """How many times a look for due jobs failed because Redis did not answer."""
 
     def on(self, kind: str, handler: Handler) -> None:
         """Run ``handler`` for the jobs ``<kind>:...``."""
@@ -117,6 +119,7 @@ class Scheduler:
                 delay = BACKOFF_FIRST
                 pause = self.poll
             except (RedisError, StorageUnavailable, OSError) as exc:
+                self.outages += 1
                 log.warning("scheduler: Redis does not answer (%s); retrying in %.0f s", exc, delay)
                 pause = delay
                 delay = next_backoff(delay)

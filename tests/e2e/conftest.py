@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from bot.app import App, create_app, set_commands
 from bot.clock import Clock
 from bot.config import Settings
+from bot.storage.redis import create_redis
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.redis_server import redis_url
 
@@ -37,15 +38,17 @@ def prefix() -> str:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: FakeTelegram, prefix: str, *, clock: Clock | None = None, **overrides: object
+    fake: FakeTelegram, prefix: str, *, clock: Clock | None = None, redis_at: str | None = None, **overrides: object
 ) -> AsyncIterator[App]:
-    """Start the bot polling the fake server; stop it and close everything on exit."""
-    redis = Redis.from_url(redis_url())
+    """Start the bot polling the fake server (on the tests' Redis, or the one ``redis_at``); stop it and close
+    everything on exit."""
+    url = redis_at or redis_url()
+    redis = create_redis(url) if redis_at else Redis.from_url(url)
     limits: dict[str, object] = {"group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02}
     settings = Settings(
         bot_token="123456:TEST-token",
         telegram_api_base=fake.base,
-        redis_url=redis_url(),
+        redis_url=url,
         redis_prefix=prefix,
         **{**limits, **overrides},  # type: ignore[arg-type]
     )

@@ -58,6 +58,9 @@ SETTING_NAMES = frozenset(
         "GROUP_WINDOW",
         "PRIVATE_GAP",
         "LOG_LEVEL",
+        "TURN_TIMEOUT",
+        "CLAIM_AFTER",
+        "CLOCK_FILE",
     }
 )
 

@@ -86,13 +86,13 @@ class Scene:
 
 
 @contextlib.asynccontextmanager
-async def scene_of(prefix: str, **overrides: object) -> AsyncIterator[Scene]:
+async def scene_of(prefix: str, *, active_ttl: int = 14 * DAY) -> AsyncIterator[Scene]:
     clock = SimClock()
     fake = FakeTelegram()
     await fake.start()
     try:
         async with (
-            running_bot(fake, prefix, clock=clock, turn_timeout=TIMEOUT, **overrides) as app,
+            running_bot(fake, prefix, clock=clock, turn_timeout=TIMEOUT, active_ttl=active_ttl) as app,
             clock.ticking(step=0.01, every=0.005),
         ):
             for user in PLAYERS:
