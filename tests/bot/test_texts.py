@@ -93,6 +93,18 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Твой ответ на [4|3].\n"
             f"🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему)."
         ),
+        "bingo-panel-clock": (
+            f"<b>Бинго</b> · партия 1 · соперник: {A}\n"
+            "Счёт матча: ты <b>0</b>, соперник <b>0</b> · до 8\n"
+            "Козыри: шестёрки\n"
+            f"🔒 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
+            "Твои очки: <b>0</b>/70 · взятки: ты 0, соперник 1\n"
+            "Соперник показал: [6|6] [5|5] [4|4]\n"
+            f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
+            "Твой ответ на [4|3].\n"
+            "🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему).\n"
+            "⏰ Время на ход: 10 минут — не успеешь, засчитают поражение."
+        ),
         "refusal-follow": "Ходим в масть: на [4|3] нужны некозырные четвёрки — они у тебя есть.",
         "bingo-deal-result": (
             f"<b>Партия 1</b>: {A} — 91 очко, {B} — 0 очков.\n"
@@ -224,6 +236,18 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"Poprzednia lewa: {A} [6|6] · {B} [4|1] → {A}\n"
             f"Twoja odpowiedź na [4|3].\n"
             f"🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego)."
+        ),
+        "bingo-panel-clock": (
+            f"<b>Bingo</b> · rozdanie 1 · rywal: {A}\n"
+            "Wynik meczu: ty <b>0</b>, rywal <b>0</b> · do 8\n"
+            "Atu: szóstki\n"
+            f"🔒 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
+            "Twoje punkty: <b>0</b>/70 · lewy: ty 0, rywal 1\n"
+            "Rywal pokazał: [6|6] [5|5] [4|4]\n"
+            f"Poprzednia lewa: {A} [6|6] · {B} [4|1] → {A}\n"
+            "Twoja odpowiedź na [4|3].\n"
+            "🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego).\n"
+            "⏰ Czas na ruch: 10 minut — nie zdążysz, przegrywasz mecz."
         ),
         "refusal-follow": "Dokładamy do koloru: na [4|3] potrzebne są nieatutowe czwórki — masz je.",
         "bingo-deal-result": (

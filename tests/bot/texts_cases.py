@@ -16,8 +16,9 @@ BINGO_STOCK = "00 10 11 20 21 22 30 32 33 40 50 51 60 62"
 FORTYTWO_SEED = 5
 
 
-def record_of(deal: Deal, a: str, b: str) -> MatchRecord:
+def record_of(deal: Deal, a: str, b: str, *, turn_timeout: int = 0) -> MatchRecord:
     return MatchRecord(
+        turn_timeout=turn_timeout,
         id="m1",
         chat_id=-100,
         players=(Player(id=1, name=a), Player(id=2, name=b)),
@@ -61,6 +62,7 @@ def render_all(tr: Translator, a: str, b: str) -> dict[str, str]:
     play(bingo, "41 X 43")
     out["bingo-table-closed"] = render.table_text(tr, record, bingo.view(None))
     out["bingo-panel-closed"] = render.panel_text(tr, record, bingo.view(1))
+    out["bingo-panel-clock"] = render.panel_text(tr, record_of(bingo, a, b, turn_timeout=600), bingo.view(1))
     out["refusal-follow"] = render.refusal_text(tr, bingo.refusal(Action.parse("10")), bingo.view(1))
     while bingo.end is None:
         bingo.play(bingo.legal_actions()[0])
