@@ -160,7 +160,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
     scheduler = Scheduler(redis, service.keys, clock)
-    Timers(service, presenter, delivery, outbox, i18n, clock).register(scheduler)
+    Timers(service, delivery, outbox, i18n, clock).register(scheduler)
     await adopt_notices(service, scheduler)
     await delivery.resume()
     scheduler.start()

@@ -23,7 +23,6 @@ from bot.clock import Clock
 from bot.delivery import Delivery
 from bot.i18n import I18n
 from bot.outbox import Outbox
-from bot.presenter import Presenter
 from bot.scheduler import Scheduler
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import MatchRecord, MoveResult
@@ -35,14 +34,12 @@ class Timers:
     def __init__(
         self,
         service: MatchService,
-        presenter: Presenter,
         delivery: Delivery,
         outbox: Outbox,
         i18n: I18n,
         clock: Clock,
     ) -> None:
         self.service = service
-        self.presenter = presenter
         self.delivery = delivery
         self.outbox = outbox
         self.i18n = i18n
@@ -55,14 +52,21 @@ class Timers:
     # -- challenges ------------------------------------------------------------
 
     async def challenge_due(self, challenge_id: str) -> float | None:
-        """A challenge's time is up: its message says it expired (once, whoever runs this)."""
+        """A challenge's time is up: its message says it expired, then the challenge is taken out.
+
+        The message goes first, so that a process dying in between leaves the notice to the next run (a
+        second edit to the same text changes nothing); nobody can join meanwhile, since an accept checks
+        the challenge's time."""
         challenge = await self.service.notice(challenge_id)
         if challenge is None:
             return None  # joined, withdrawn or announced
         if challenge.expires > self.clock.time():
             return challenge.expires
-        if await self.service.expire_challenge(challenge):
-            self.presenter.close_challenge(challenge, "challenge-expired")
+        if challenge.message_id is not None:
+            text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, "challenge-expired")
+            with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
+        await self.service.expire_challenge(challenge)
         return None
 
     # -- the turn clock ----------------------------------------------------------

@@ -14,7 +14,7 @@ from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
 from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, Lang, Rejection
+from bot.services.models import LANGS, Lang, MatchRecord, Rejection
 
 
 async def move(
@@ -165,10 +165,8 @@ async def surrender(
 ) -> None:
     log_ctx.update(match=callback_data.m, action="surrender" if callback_data.yes else "keep")
     user = query.from_user
-    try:
-        record, _ = await service.peek(callback_data.m)
-    except Rejected as exc:
-        await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
+    record = await _match_or_answer(query, callback_data.m, service, i18n)
+    if record is None:
         return
     tr = i18n[record.lang]
     if user.id != callback_data.u:
@@ -205,10 +203,8 @@ async def claim_win(
     """The waiting player takes the win from an opponent who has not moved for a day."""
     log_ctx.update(match=callback_data.m, action="claim_win")
     user = query.from_user
-    try:
-        record, _ = await service.peek(callback_data.m)
-    except Rejected as exc:
-        await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
+    record = await _match_or_answer(query, callback_data.m, service, i18n)
+    if record is None:
         return
     tr = i18n[record.lang]
     try:
@@ -229,6 +225,18 @@ async def claim_win(
         for seat in (0, 1):
             await service.resend_panel(record.id, seat)
         presenter.show(result)
+
+
+async def _match_or_answer(
+    query: CallbackQuery, match_id: str, service: MatchService, i18n: I18n
+) -> MatchRecord | None:
+    """The match a button is about, or None when it is gone (the press is then answered with why)."""
+    try:
+        record, _ = await service.peek(match_id)
+    except Rejected as exc:
+        await query.answer(rejection_text(i18n[await user_lang(service, query.from_user)], exc))
+        return None
+    return record
 
 
 async def lang_command(message: Message, service: MatchService, i18n: I18n) -> None:

@@ -67,8 +67,9 @@ redis.call('SREM', KEYS[4], ARGV[6])
 redis.call('SREM', KEYS[5], ARGV[6])
 redis.call('SREM', KEYS[6], ARGV[6])
 redis.call('ZREM', KEYS[18], 't:' .. ARGV[6])
-if ARGV[5] == 'h' then
-  local summary = ARGV[14] .. '}'
+
+-- The match's summary: kept with it (field 's'), posted to the group, and first in the histories.
+local function keep(summary)
   redis.call('HSET', KEYS[1], 's', summary)
   redis.call('RPUSH', KEYS[16], '{"k":"match"}')
   redis.call('EXPIRE', KEYS[16], ARGV[4])
@@ -78,6 +79,10 @@ if ARGV[5] == 'h' then
     redis.call('LPUSH', KEYS[i], summary)
     redis.call('LTRIM', KEYS[i], 0, tonumber(ARGV[16]) - 1)
   end
+end
+
+if ARGV[5] == 'h' then
+  keep(ARGV[14] .. '}')
   return {1, 0, 0, 0, 0}
 end
 if ARGV[5] ~= '1' then return {1, 0, 0} end
@@ -113,16 +118,7 @@ end
 local chat = count(KEYS[7], KEYS[8], KEYS[9])
 local dg = count(KEYS[10], KEYS[11], KEYS[12])[1]
 local dc = chat[1]
-local summary = ARGV[14] .. ',"rating_change":' .. dc .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
-redis.call('HSET', KEYS[1], 's', summary)
-redis.call('RPUSH', KEYS[16], '{"k":"match"}')
-redis.call('EXPIRE', KEYS[16], ARGV[4])
-redis.call('LPUSH', KEYS[13], summary)
-redis.call('LTRIM', KEYS[13], 0, tonumber(ARGV[15]) - 1)
-for i = 14, 15 do
-  redis.call('LPUSH', KEYS[i], summary)
-  redis.call('LTRIM', KEYS[i], 0, tonumber(ARGV[16]) - 1)
-end
+keep(ARGV[14] .. ',"rating_change":' .. dc .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}')
 return {1, dc, dg, chat[2], chat[3]}
 """
 )

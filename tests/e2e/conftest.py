@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from bot.app import App, create_app, set_commands
 from bot.clock import Clock
 from bot.config import Settings
+from bot.services.matches import MatchService
 from bot.storage.redis import create_redis
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.redis_server import redis_url
@@ -86,3 +87,12 @@ async def delete_keys(prefix: str) -> None:
 async def cleanup_redis(prefix: str) -> AsyncIterator[None]:
     yield
     await delete_keys(prefix)
+
+
+@pytest.fixture
+async def outside(prefix: str) -> AsyncIterator[MatchService]:
+    """The test's own view of the Redis of a bot that runs as another process; its keys go at the end."""
+    redis = create_redis(redis_url())
+    yield MatchService(redis, prefix=prefix)
+    await delete_keys(prefix)
+    await redis.aclose()

@@ -20,7 +20,6 @@ import pytest
 from bot.i18n import I18n
 from bot.services.matches import MatchService
 from bot.storage.embedded import EmbeddedRedis
-from bot.storage.redis import create_redis
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import button, challenge, new_match, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
@@ -56,14 +55,15 @@ def file_clock(tmp_path: Path) -> FileClock:
     return FileClock(tmp_path / "now")
 
 
-@pytest.fixture
-async def outside(prefix: str) -> AsyncIterator[MatchService]:
-    """The test's own view of the bots' Redis."""
-    redis = create_redis(redis_url())
-    yield MatchService(redis, prefix=prefix)
-    async for key in redis.scan_iter(match=f"{prefix}*"):
-        await redis.delete(key)
-    await redis.aclose()
+def clock_env(fake: FakeTelegram, prefix: str, clock: FileClock) -> dict[str, str]:
+    """A bot process on the tests' Redis with ten minutes a move, reading the time from ``clock``'s file."""
+    return bot_env(
+        telegram_api_base=fake.base,
+        redis_url=redis_url(),
+        redis_prefix=prefix,
+        clock_file=str(clock.path),
+        turn_timeout=str(TIMEOUT),
+    )
 
 
 def reminders(fake: FakeTelegram, group: int) -> int:
@@ -95,13 +95,7 @@ class TestProcesses:
     ) -> None:
         """Five matches, two processes polling one Redis: each match gets one reminder line and one forfeit,
         and the forfeits are made once in all (the log lines of both processes)."""
-        env = bot_env(
-            telegram_api_base=fake.base,
-            redis_url=redis_url(),
-            redis_prefix=prefix,
-            clock_file=str(file_clock.path),
-            turn_timeout=str(TIMEOUT),
-        )
+        env = clock_env(fake, prefix, file_clock)
         async with processes(env, 2) as bots:
             for user in (ANN, BOB):
                 await start_bot(fake, user)
@@ -130,13 +124,7 @@ class TestProcesses:
     ) -> None:
         """The bot reminds, is killed (-9); a new one starts after the deadline: the forfeit happens, once."""
         group = GROUPS[0]
-        env = bot_env(
-            telegram_api_base=fake.base,
-            redis_url=redis_url(),
-            redis_prefix=prefix,
-            clock_file=str(file_clock.path),
-            turn_timeout=str(TIMEOUT),
-        )
+        env = clock_env(fake, prefix, file_clock)
         async with processes(env, 1) as [first]:
             for user in (ANN, BOB):
                 await start_bot(fake, user)

@@ -10,13 +10,12 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 
 from bot.i18n import I18n
 from bot.services.matches import MatchService
-from bot.storage.redis import create_redis
 from engine import Match
 from tests.e2e import screens
 from tests.e2e.conftest import running_bot
@@ -82,16 +81,6 @@ class TestTelegramPushesBack:
             assert not any(m.text.startswith(head) for m in fake.chat_messages(GROUP))
             await screens.finish(fake, app.service, match_id, PLAYERS, rng)
             await screens.assert_final(fake, app.service, match_id, GROUP, TR)
-
-
-@pytest.fixture
-async def outside(prefix: str) -> AsyncIterator[MatchService]:
-    """The test's own view of the bot's Redis (the bot runs as another process)."""
-    redis = create_redis(redis_url())
-    yield MatchService(redis, prefix=prefix)
-    async for key in redis.scan_iter(match=f"{prefix}*"):
-        await redis.delete(key)
-    await redis.aclose()
 
 
 class TestKill:
