@@ -7,6 +7,7 @@ names are escaped.
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from bot.i18n import Translator
@@ -430,3 +431,13 @@ def surrender_question(tr: Translator, record: MatchRecord, seat: int) -> str:
 def player_notice(tr: Translator, record: MatchRecord, seat: int, *, started: bool) -> str:
     """The bot cannot write to a player: who never ``started`` it is asked to; who blocked it, to unblock it."""
     return tr("player-blocked" if started else "need-start", name=name(record, seat))
+
+
+def reminder_texts(tr: Translator, record: MatchRecord, seat: int, left: float) -> tuple[str, str]:
+    """Half the time for a move is gone: what the player to act reads in private, and the group's line that
+    mentions them (so Telegram notifies them there too)."""
+    # What is left, as a player would say it: whole minutes, or seconds by fives.
+    wait = duration(tr, 60 * round(left / 60) if left >= 60 else 5 * math.ceil(max(left, 1) / 5))
+    player = record.players[seat]
+    group = tr("reminder-group", id=str(player.id), name=name(record, seat), left=wait)
+    return tr("reminder-private", left=wait), group

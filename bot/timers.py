@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 from collections.abc import Awaitable
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
@@ -115,16 +114,12 @@ class Timers:
 
     async def _remind(self, record: MatchRecord, seat: int, left: float) -> None:
         """Half the time is gone: the player to act gets a private message, the group a line naming them."""
-        tr = self.i18n[record.lang]
-        player = record.players[seat]
-        # What is left, as a player would say it: whole minutes, or seconds by fives.
-        wait = render.duration(tr, 60 * round(left / 60) if left >= 60 else 5 * math.ceil(max(left, 1) / 5))
+        private, group = render.reminder_texts(self.i18n[record.lang], record, seat, left)
         with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-            await self.outbox.send(player.id, tr("reminder-private", left=wait))
+            await self.outbox.send(record.players[seat].id, private)
         if not await self.service.group_gone(record.chat_id):
-            text = tr("reminder-group", id=str(player.id), name=render.name(record, seat), left=wait)
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-                await self.outbox.send(record.chat_id, text)
+                await self.outbox.send(record.chat_id, group)
 
     async def _offer_win(self, record: MatchRecord, seat: int) -> None:
         """The clock is off and nobody moved for a day: the waiting player may take the win."""

@@ -105,6 +105,13 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             "🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему).\n"
             "⏰ Время на ход: 10 минут — не успеешь, засчитают поражение."
         ),
+        "match-forfeit": f"⏰ Ход не сделан вовремя — {A} проигрывает матч. Победа: <b>{B}</b> (6:4).",
+        "match-abandoned": f"💤 Матч остановлен: слишком долго не было ходов. Счёт: {A} — <b>3</b>, {B} — <b>2</b>. Без результата и рейтинга; можно начинать новый: /play",
+        "reminder-private": "⏰ Твой ход! Осталось времени: 5 минут. Не успеешь — засчитают поражение.",
+        "reminder-group": f'⏰ <a href="tg://user?id=2">{B}</a>, твой ход — осталось времени: 5 минут.',
+        "history-row-forfeit": f"28.05.2026 · Бинго: {A} <b>4:6</b> {B} — победа: {B} (время вышло)",
+        "history-row-abandoned": f"28.05.2026 · Бинго: {A} <b>3:2</b> {B} — брошен, без рейтинга",
+        "stats-match-row-abandoned": f"💤 28.05.2026 · Бинго: {A} <b>3:2</b> {B} (брошен, без рейтинга)",
         "refusal-follow": "Ходим в масть: на [4|3] нужны некозырные четвёрки — они у тебя есть.",
         "bingo-deal-result": (
             f"<b>Партия 1</b>: {A} — 91 очко, {B} — 0 очков.\n"
@@ -249,6 +256,13 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             "🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego).\n"
             "⏰ Czas na ruch: 10 minut — nie zdążysz, przegrywasz mecz."
         ),
+        "match-forfeit": f"⏰ Ruch nie został wykonany na czas — {A} przegrywa mecz. Wygrywa <b>{B}</b> (6:4).",
+        "match-abandoned": f"💤 Mecz zatrzymany: zbyt długo nie było ruchów. Wynik: {A} — <b>3</b>, {B} — <b>2</b>. Bez wyniku i rankingu; można zacząć nowy: /play",
+        "reminder-private": "⏰ Twój ruch! Zostało czasu: 5 minut. Nie zdążysz — przegrywasz mecz.",
+        "reminder-group": f'⏰ <a href="tg://user?id=2">{B}</a>, twój ruch — zostało czasu: 5 minut.',
+        "history-row-forfeit": f"28.05.2026 · Bingo: {A} <b>4:6</b> {B} — wygrywa: {B} (czas minął)",
+        "history-row-abandoned": f"28.05.2026 · Bingo: {A} <b>3:2</b> {B} — przerwany, bez rankingu",
+        "stats-match-row-abandoned": f"💤 28.05.2026 · Bingo: {A} <b>3:2</b> {B} (przerwany, bez rankingu)",
         "refusal-follow": "Dokładamy do koloru: na [4|3] potrzebne są nieatutowe czwórki — masz je.",
         "bingo-deal-result": (
             f"<b>Rozdanie 1</b>: {A} — 91 punktów, {B} — 0 punktów.\n"

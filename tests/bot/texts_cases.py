@@ -83,6 +83,16 @@ def render_all(tr: Translator, a: str, b: str) -> dict[str, str]:
     out["match-won"] = render.match_result_text(tr, record, summary)
     out["rating-change"] = render.rating_text(tr, record, summary) or ""
     surrendered = summary.model_copy(update={"finish": Finish.SURRENDER, "winner": 1, "score": (2, 5)})
+    forfeited = summary.model_copy(update={"finish": Finish.FORFEIT, "winner": 1, "score": (4, 6)})
+    abandoned = summary.model_copy(
+        update={"finish": Finish.ABANDONED, "winner": None, "score": (3, 2), "ratings": None, "rating_change": 0}
+    )
+    out["match-forfeit"] = render.match_result_text(tr, record, forfeited)
+    out["match-abandoned"] = render.match_result_text(tr, record, abandoned)
+    out["reminder-private"], out["reminder-group"] = render.reminder_texts(tr, record, 1, 295)
+    out["history-row-forfeit"] = stats.summary_line(tr, forfeited)
+    out["history-row-abandoned"] = stats.summary_line(tr, abandoned)
+    out["stats-match-row-abandoned"] = stats.summary_line(tr, abandoned, for_user=1)
     out["match-surrender"] = render.match_result_text(tr, record, surrendered)
     out["surrender-confirm"] = render.surrender_question(tr, record, 1)
     out["need-start"] = render.player_notice(tr, record, 0, started=False)
