@@ -123,6 +123,10 @@ class Scheduler:
                 log.warning("scheduler: Redis does not answer (%s); retrying in %.0f s", exc, delay)
                 pause = delay
                 delay = next_backoff(delay)
+            except Exception:
+                # A bug must not stop the clocks of every match: say so, and look again later.
+                log.exception("scheduler: looking for due jobs failed; retrying in %.0f s", RETRY)
+                pause = RETRY
             self._wake.clear()
             sleeper = asyncio.ensure_future(self.clock.sleep(pause))
             waker = asyncio.ensure_future(self._wake.wait())
