@@ -204,9 +204,23 @@ def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: i
     return True
 
 
+async def surrender_question(fake: FakeTelegram, user: FakeUser, group: int, match_id: str) -> Sent:
+    """``/surrender`` in the group; returns the question (found by its buttons: results of a match that just
+    ended may still be reaching the group)."""
+    fake.send_text(user, group, "/surrender")
+    data = f"s:{match_id}:{user.id}:1"
+    found: Sent = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat_messages(group) if any(b.get("callback_data") == data for b in m.buttons())), None
+        ),
+        what="the surrender question",
+    )
+    return found
+
+
 async def surrender(fake: FakeTelegram, user: FakeUser, group: int, match_id: str) -> Sent:
     """``/surrender`` in the group and "yes" under the question; returns the result the group then reads."""
-    confirm = await ask(fake, user, group, "/surrender")
+    confirm = await surrender_question(fake, user, group, match_id)
     after = newest_id(fake, group)
     yes = button(confirm, f"s:{match_id}:{user.id}:1")["callback_data"]
     answer = await fake.wait_answer(fake.press(user, confirm, yes))

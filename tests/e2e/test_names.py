@@ -27,6 +27,7 @@ from tests.e2e.driver import (
     play_to_end,
     start_bot,
     surrender,
+    surrender_question,
 )
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
@@ -93,10 +94,11 @@ async def test_every_command_and_button(fake: FakeTelegram, prefix: str, cleanup
         await ask(fake, PIOTR, GROUP, "/hand")
         await app.settled()
         await play_to_end(fake, (ANYA, PIOTR), rng)
+        await app.settled()
 
         # A second match, given up after the question is asked and kept once.
         match_id = await new_match(fake, PLAYER2, MARKUP, GROUP, "klasyczne")
-        question = await ask(fake, MARKUP, GROUP, "/surrender")
+        question = await surrender_question(fake, MARKUP, GROUP, match_id)
         keep = button(question, f"s:{match_id}:{MARKUP.id}:0")["callback_data"]
         await fake.wait_answer(fake.press(MARKUP, question, keep))
         await surrender(fake, MARKUP, GROUP, match_id)
