@@ -129,9 +129,11 @@ class MatchService:
 
     # -- matches: reading ----------------------------------------------------
 
-    def _remember(self, record: MatchRecord, match: Match) -> None:
+    def _remember(self, record: MatchRecord, match: Match, *, redis_says: bool = False) -> None:
+        """Cache a match; an older version than the cached one only when it is what Redis holds now
+        (``redis_says``: Redis lost a write, say its last second, and goes on from there)."""
         known = self._cache.get(record.id)
-        if known is not None and known[0].version > record.version:
+        if known is not None and known[0].version > record.version and not redis_says:
             return
         self._cache[record.id] = (record, match)
         self._cache.move_to_end(record.id)
@@ -547,7 +549,10 @@ class MatchService:
             self._remember(new, match)
             return MoveResult(new, match, summary=summary)
         if status == 0:
-            self._decode(MatchRecord.model_validate_json(answer[2]))
+            # The compare-and-set lost: whatever the versions say, Redis holds the match now (a newer
+            # write by another process, or an older one after Redis lost its last second).
+            stored = MatchRecord.model_validate_json(answer[2])
+            self._remember(stored, stored.match(), redis_says=True)
             return None
         self._cache.pop(record.id, None)
         raise Rejected(Rejection.NO_MATCH)
