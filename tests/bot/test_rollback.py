@@ -4,6 +4,7 @@ goes on from what Redis holds."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,11 @@ from bot.services.matches import MatchService, Rejected
 from bot.services.models import Rejection, Status
 from tests.bot.conftest import Backend
 from tests.bot.helpers import play_random, start_match, to_move
+
+
+async def roll_back(service: MatchService, key: str, saved: dict[Any, Any]) -> None:
+    """The match's hash as it was when ``saved`` was read (what an AOF that lost its last second holds)."""
+    await service.redis.hset(key, mapping=saved)
 
 
 class TestRollback:
@@ -24,7 +30,7 @@ class TestRollback:
         saved = await service.redis.hgetall(key)
         lost = await play_random(service, before.record, before.match, rng, moves=1)
         assert lost.record.version == before.record.version + 1
-        await service.redis.hset(key, mapping=saved)  # Redis rolls back its last second
+        await roll_back(service, key, saved)  # Redis loses its last second
         user = to_move(lost.record, lost.match)
         with pytest.raises(Rejected) as info:
             await service.submit(record.id, user.id, lost.match.legal_actions()[0], version=lost.record.version)
@@ -46,7 +52,7 @@ class TestRollback:
         key = service.keys.match(record.id)
         saved = await service.redis.hgetall(key)
         await play_random(service, before.record, before.match, rng, moves=2)
-        await service.redis.hset(key, mapping=saved)
+        await roll_back(service, key, saved)
         result = await service.surrender(record.id, record.players[0].id)
         assert result.record.status is Status.FINISHED
         assert result.record.version == before.record.version + 1
