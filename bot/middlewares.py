@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.types import TelegramObject, Update
+from redis.exceptions import RedisError
 
 from bot.i18n import I18n, pick_lang
 from bot.services.matches import MatchService, StorageUnavailable
@@ -35,10 +38,13 @@ class UpdateMiddleware(BaseMiddleware):
         context: dict[str, Any] = {}
         data["log_ctx"] = context
         kind = event.event_type
+        attempt = uuid.uuid4().hex
+        marked = False
         try:
-            if not await self.service.first_delivery(event.update_id):
-                log.info("update=%s kind=%s duplicate, skipped", event.update_id, kind)
+            if not await self.service.first_delivery(event.update_id, attempt):
+                context["result"] = "duplicate"
                 return None
+            marked = True
             return await handler(event, data)
         except (TelegramRetryAfter, TelegramNetworkError) as exc:
             # Telegram is pushing back (a callback answer in a flood, say): what the handler changed is in
@@ -46,15 +52,23 @@ class UpdateMiddleware(BaseMiddleware):
             context["result"] = "telegram_busy"
             log.warning("update=%s: Telegram did not take a call (%s)", event.update_id, exc)
             return None
-        except StorageUnavailable:
+        except TelegramBadRequest as exc:
+            # Telegram refused a call of the handler (a callback already answered, say: the same press in
+            # several updates); nothing to apologise for, and no traceback.
+            context["result"] = "telegram_refused"
+            log.warning("update=%s: Telegram refused a call (%s)", event.update_id, exc.message)
+            return None
+        except StorageUnavailable as exc:
             context["result"] = "storage_unavailable"
-            log.exception("update=%s storage unavailable", event.update_id)
+            log.warning("update=%s: storage unavailable (%s)", event.update_id, exc)
+            await self._forget(event.update_id, attempt, marked)
             await self._apologise(event, "toast-storage", "error-storage")
             return None
         except Exception:
             # Every callback is answered, even when a handler fails.
             context["result"] = "error"
             log.exception("update=%s failed", event.update_id)
+            await self._forget(event.update_id, attempt, marked)
             await self._apologise(event, "toast-error", "error-internal")
             return None
         finally:
@@ -68,7 +82,14 @@ class UpdateMiddleware(BaseMiddleware):
                 (time.perf_counter() - started) * 1000,
             )
 
+    async def _forget(self, update_id: int, attempt: str, marked: bool) -> None:
+        """Let a new delivery of an update whose handling failed be handled again (best effort)."""
+        if marked:
+            with contextlib.suppress(StorageUnavailable, RedisError):
+                await self.service.forget_delivery(update_id, attempt)
+
     async def _apologise(self, event: Update, toast: str, text: str) -> None:
+        """Tell the user, in their language, that their press or command failed (``toast`` / ``text``)."""
         try:
             if event.callback_query is not None:
                 tr = self.i18n[pick_lang(event.callback_query.from_user.language_code)]
@@ -76,5 +97,5 @@ class UpdateMiddleware(BaseMiddleware):
             elif event.message is not None and event.message.from_user is not None:
                 tr = self.i18n[pick_lang(event.message.from_user.language_code)]
                 await event.message.answer(tr(text))
-        except Exception:
-            log.exception("could not tell the user that storage is down")
+        except Exception as exc:  # the failure was logged already; this is one line about the apology
+            log.warning("update=%s: could not tell the user (%s: %s)", event.update_id, type(exc).__name__, exc)

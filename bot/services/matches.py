@@ -120,6 +120,7 @@ class MatchService:
         self._settle = redis.register_script(scripts.SETTLE)
         self._expire_challenge = redis.register_script(scripts.EXPIRE_CHALLENGE)
         self._mark_clock = redis.register_script(scripts.MARK_CLOCK)
+        self._forget_delivery = redis.register_script(scripts.FORGET_DELIVERY)
 
     async def _call(self, op: Awaitable[T]) -> T:
         try:
@@ -833,9 +834,21 @@ class MatchService:
         if mapping:
             await self._call(self.redis.hset(self.keys.profile(user_id), mapping=mapping))
 
-    async def first_delivery(self, update_id: int, ttl: int = 86400) -> bool:
-        """True the first time an update id is seen (Telegram may deliver one twice)."""
-        return bool(await self._call(self.redis.set(self.keys.update(update_id), "1", nx=True, ex=ttl)))
+    async def first_delivery(self, update_id: int, attempt: str, ttl: int = 86400) -> bool:
+        """True when ``attempt`` (a value unique to this handling) may handle the update: it marked the
+        update first, or the mark is its own. Telegram may deliver an update twice; and a mark whose reply
+        was lost (Redis hung, the client timed out and sent the SET again) must not pass for another's."""
+        key = self.keys.update(update_id)
+        if await self._call(self.redis.set(key, attempt, nx=True, ex=ttl)):
+            return True
+        mark: bytes | str | None = await self._call(self.redis.get(key))
+        return mark is not None and _text(mark) == attempt
+
+    async def forget_delivery(self, update_id: int, attempt: str) -> None:
+        """The handling ``attempt`` failed: a new delivery of the update may be handled (another
+        attempt's mark stays)."""
+        keys = [self.keys.update(update_id)]
+        await self._call(self._forget_delivery(keys=keys, args=[attempt]))
 
     # -- results ---------------------------------------------------------------
 

@@ -270,3 +270,10 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
+
+# A handling of an update failed: drop its mark, if it is still this attempt's.
+# KEYS: 1 the update's mark. ARGV: 1 the attempt. Returns 1 when dropped.
+FORGET_DELIVERY = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pydantic
 import pytest
+from redis.asyncio import Redis
 
 from bot.services.matches import MatchService
 from bot.services.models import ChatSettings, UserProfile
@@ -78,13 +80,49 @@ class TestFirstDelivery:
     """first_delivery: Telegram may deliver an update twice."""
 
     async def test_once(self, backend: Backend, service: MatchService) -> None:
-        """True the first time an update id is seen (by any instance), False after that."""
-        assert await service.first_delivery(1) is True
-        assert await service.first_delivery(1) is False
-        assert await backend.service().first_delivery(1) is False
-        assert await service.first_delivery(2) is True
+        """True the first time an update id is seen (by any instance), False for any other handling after."""
+        assert await service.first_delivery(1, "a1") is True
+        assert await service.first_delivery(1, "a2") is False
+        assert await backend.service().first_delivery(1, "a3") is False
+        assert await service.first_delivery(2, "a4") is True
 
     async def test_expires(self, service: MatchService) -> None:
         """The seen mark expires after its TTL."""
-        await service.first_delivery(3, ttl=60)
+        await service.first_delivery(3, "a", ttl=60)
         assert 0 < await service.redis.ttl(service.keys.update(3)) <= 60
+
+
+def replies_lost_once(client: Redis) -> None:
+    """The first reply to each SET of an update's mark is lost (Redis hung past the client's timeout after
+    taking the command) and the client sends the same command again, as redis-py's retry does."""
+    original: Callable[..., Awaitable[Any]] = client.execute_command
+    lost: set[str] = set()
+
+    async def execute(*args: Any, **options: Any) -> Any:
+        result = await original(*args, **options)
+        name = args[1].decode() if isinstance(args[1], bytes) else str(args[1]) if len(args) > 1 else ""
+        if args[0] == "SET" and ":upd:" in name and name not in lost:
+            lost.add(name)
+            result = await original(*args, **options)
+        return result
+
+    client.execute_command = execute  # type: ignore[method-assign]
+
+
+class TestDeliveryRetried:
+    """A mark whose reply was lost is recognised by its own retry: the press is handled, not dropped."""
+
+    async def test_own_retry(self, backend: Backend, service: MatchService) -> None:
+        client = backend.client()
+        replies_lost_once(client)
+        flaky = backend.service(client)
+        assert await flaky.first_delivery(7, "attempt-1") is True  # before #13: False, the press was lost
+        assert await service.first_delivery(7, "attempt-2") is False  # a second delivery is still one
+
+    async def test_failed_handling_can_run_again(self, backend: Backend, service: MatchService) -> None:
+        """A handling that failed drops its own mark (not another's): a new delivery is handled."""
+        assert await service.first_delivery(8, "failed") is True
+        await service.forget_delivery(8, "someone-else")
+        assert await service.first_delivery(8, "again") is False
+        await service.forget_delivery(8, "failed")
+        assert await service.first_delivery(8, "again") is True
