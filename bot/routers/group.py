@@ -43,6 +43,11 @@ async def play(
         return
     lang = await chat_lang(service, message.chat.id, user)
     tr = i18n[lang]
+    if message.sender_chat is not None or user.is_bot:
+        # A channel or an anonymous admin (Telegram sends them as a bot): nobody who could ever move.
+        log_ctx["result"] = "not_a_person"
+        await message.reply(tr("error-not-a-person"))
+        return
     settings = await service.chat_settings(message.chat.id)
     preset, target = settings.preset, settings.target
     opponent_id: int | None = None
@@ -64,8 +69,14 @@ async def play(
             await message.reply(unknown_game(tr, word))
             return
     reply = message.reply_to_message
-    if opponent_username is None and reply is not None and reply.from_user and not reply.from_user.is_bot:
-        opponent_id, opponent_name = reply.from_user.id, reply.from_user.full_name
+    if opponent_username is None and reply is not None and reply.from_user is not None:
+        own = message.bot is not None and reply.from_user.id == message.bot.id
+        if reply.sender_chat is not None or (reply.from_user.is_bot and not own):
+            log_ctx["result"] = "opponent_not_a_person"
+            await message.reply(tr("error-opponent-not-a-person"))
+            return
+        if not own:  # a reply to one of this bot's messages is a challenge to anyone
+            opponent_id, opponent_name = reply.from_user.id, reply.from_user.full_name
     if opponent_id == user.id or (opponent_username and opponent_username.lower() == (user.username or "").lower()):
         await message.reply(tr("error-self-challenge"))
         return

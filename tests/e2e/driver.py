@@ -97,7 +97,7 @@ async def ask(fake: FakeTelegram, user: FakeUser, chat_id: int, text: str) -> Se
 
 
 async def challenge(
-    fake: FakeTelegram, creator: FakeUser, group: int, args: str = "", *, reply_to: dict[str, Any] | None = None
+    fake: FakeTelegram, creator: FakeUser, group: int, args: str = "", *, reply_to: Sent | dict[str, Any] | None = None
 ) -> Sent:
     """``/play [args]`` in the group; returns the challenge message."""
     after = newest_id(fake, group)

@@ -29,11 +29,12 @@ class FakeUser:
     first_name: str
     username: str
     language_code: str = "ru"
+    is_bot: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "is_bot": False,
+            "is_bot": self.is_bot,
             "first_name": self.first_name,
             "username": self.username,
             "language_code": self.language_code,
@@ -100,7 +101,8 @@ def html_error(text: str) -> str | None:
 
 
 JSON_FIELDS = {"reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities"}
-BOT_ID = 4242
+BOT_ID = 123456
+"""The bot's id, as in its token (``123456:TEST-token``), as Telegram has it."""
 
 
 class FakeTelegram:
@@ -408,7 +410,13 @@ class FakeTelegram:
         )
 
     def send_text(
-        self, user: FakeUser, chat_id: int, text: str, *, reply_to: Sent | dict[str, Any] | None = None
+        self,
+        user: FakeUser,
+        chat_id: int,
+        text: str,
+        *,
+        reply_to: Sent | dict[str, Any] | None = None,
+        sender_chat: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The user writes ``text`` in a chat (a private chat's id is the user's id); returns the message."""
         self.users[user.id] = user
@@ -421,6 +429,8 @@ class FakeTelegram:
             "from": user.as_dict(),
             "text": text,
         }
+        if sender_chat is not None:  # a channel, or the group itself for an anonymous admin
+            message["sender_chat"] = sender_chat
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]

@@ -11,7 +11,7 @@ import pytest
 from bot import render
 from bot.app import App
 from bot.i18n import Translator
-from bot.services.models import MatchRecord
+from bot.services.models import Lang, MatchRecord
 from engine import Action, Match
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -21,9 +21,11 @@ from tests.e2e.driver import (
     challenge,
     move_data,
     new_match,
+    newest_id,
     panel_of,
     play,
     playable,
+    reply_in,
     start_bot,
     version_of,
 )
@@ -262,4 +264,65 @@ class TestLongUserText:
         async with running_bot(fake, prefix):
             message = await challenge(fake, user, GROUP)
             assert message.text.startswith(f"🎲 <b>{'Ж' * 31}…</b> ищет соперника:")
+            await invariants.all_well(fake)
+
+
+ANONYMOUS_ADMIN = FakeUser(1087968824, "Group", "GroupAnonymousBot", "ru", is_bot=True)
+"""What Telegram sends as the sender of an anonymous group admin's message (with the group as sender_chat)."""
+CHANNEL_BOT = FakeUser(136817688, "Channel", "Channel_Bot", "ru", is_bot=True)
+"""What Telegram sends as the sender of a message posted on behalf of a channel (with the channel as sender_chat)."""
+CHANNEL = {"id": -1001234567890, "type": "channel", "title": "Domino news"}
+
+
+class TestNotAPerson:
+    """A channel, an anonymous admin or a bot cannot play: /play from them, or against them, is refused."""
+
+    @pytest.mark.parametrize(
+        ("sender", "sender_chat"),
+        [
+            (ANONYMOUS_ADMIN, {"id": GROUP, "type": "supergroup", "title": "Domino club"}),
+            (CHANNEL_BOT, CHANNEL),
+        ],
+        ids=["anonymous-admin", "channel"],
+    )
+    @pytest.mark.parametrize("lang", ["ru", "pl"])
+    async def test_play_from(
+        self,
+        fake: FakeTelegram,
+        prefix: str,
+        cleanup_redis: None,
+        sender: FakeUser,
+        sender_chat: dict[str, object],
+        lang: Lang,
+    ) -> None:
+        """No challenge is opened; the reply says who may play (before #13: a challenge by "Group")."""
+        async with running_bot(fake, prefix) as app:
+            await app.service.update_chat_settings(GROUP, lang=lang)
+            after = newest_id(fake, GROUP)
+            fake.send_text(sender, GROUP, "/play", sender_chat=sender_chat)
+            answer = await reply_in(fake, GROUP, after, "the answer")
+            assert answer.text == app.presenter.i18n[lang]("error-not-a-person")
+            assert answer.buttons() == []
+            assert await app.service.open_challenge_of(GROUP, sender.id) is None
+            await invariants.all_well(fake)
+
+    async def test_play_against(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """/play in reply to a channel's post or another bot's message is refused; in reply to this bot's
+        own message it is a challenge to anyone."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            for sender, sender_chat in (
+                (CHANNEL_BOT, CHANNEL),
+                (FakeUser(777, "Helper", "helper_bot", is_bot=True), None),
+            ):
+                post = fake.send_text(sender, GROUP, "news", sender_chat=sender_chat)
+                after = newest_id(fake, GROUP)
+                fake.send_text(ANN, GROUP, "/play", reply_to=post)
+                answer = await reply_in(fake, GROUP, after, "the answer")
+                assert answer.text == tr("error-opponent-not-a-person")
+                assert await app.service.open_challenge_of(GROUP, ANN.id) is None
+            hello = await ask(fake, ANN, GROUP, "/help")
+            message = await challenge(fake, ANN, GROUP, reply_to=hello)
+            assert message.text.startswith(tr("challenge-anyone", creator="Ann", game=tr("preset-bingo"), target=8))
             await invariants.all_well(fake)
