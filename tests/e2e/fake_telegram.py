@@ -441,11 +441,13 @@ class FakeTelegram:
         self._push({"message": message})
         return message
 
-    def press(self, user: FakeUser, sent: Sent, callback_data: str) -> str:
-        """The user presses an inline button with ``callback_data`` on message ``sent``."""
+    def press(self, user: FakeUser, sent: Sent, callback_data: str, *, query_id: str | None = None) -> str:
+        """The user presses an inline button with ``callback_data`` on message ``sent`` (``query_id``: the same
+        press delivered again, in an update of its own)."""
         self.users[user.id] = user
-        query_id = str(next(self._callback_ids))
-        self.pressed.append(query_id)
+        if query_id is None:
+            query_id = str(next(self._callback_ids))
+            self.pressed.append(query_id)
         self._push(
             {
                 "callback_query": {
