@@ -161,17 +161,22 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     dispatcher.include_router(build_router())
     scheduler = Scheduler(redis, service.keys, clock)
     Timers(service, delivery, outbox, i18n, clock).register(scheduler)
-    await adopt_notices(service, scheduler)
+    await adopt_jobs(service, scheduler)
     await delivery.resume()
     scheduler.start()
     return App(bot, dispatcher, service, presenter, outbox, delivery, redis, scheduler)
 
 
-async def adopt_notices(service: MatchService, scheduler: Scheduler) -> None:
-    """Challenges opened before the scheduler kept their expiry: give each its job (once)."""
+async def adopt_jobs(service: MatchService, scheduler: Scheduler) -> None:
+    """Challenges and matches begun before the scheduler existed get their jobs (once): an expiry for each
+    open challenge, a clock for each active match (with no turn clock of its own: the offer to claim the
+    win and the abandonment)."""
     for challenge in await service.pending_notices():
         if await scheduler.due_at(f"x:{challenge.id}") is None:
             await scheduler.schedule(f"x:{challenge.id}", challenge.expires)
+    for match_id in await service.all_active_matches():
+        if await scheduler.due_at(f"t:{match_id}") is None:
+            await scheduler.schedule(f"t:{match_id}", service.clock())
 
 
 async def set_commands(bot: Bot, i18n: I18n) -> None:

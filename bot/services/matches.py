@@ -186,6 +186,13 @@ class MatchService:
         """Ids of the chat's active matches."""
         return await self._live(self.keys.chat_matches(chat_id))
 
+    async def all_active_matches(self) -> list[str]:
+        """Ids of every active match, from the chats' indexes (a scan: for a start, not for a request)."""
+        found: set[str] = set()
+        async for key in self.redis.scan_iter(match=self.keys.chat_matches_pattern(), count=1000):
+            found.update(await self._live(_text(key)))
+        return sorted(found)
+
     async def user_matches(self, user_id: int) -> list[str]:
         """Ids of the user's active matches."""
         return await self._live(self.keys.user_matches(user_id))

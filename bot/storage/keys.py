@@ -45,6 +45,10 @@ class Keys:
         """Set: ids of the active matches of a chat."""
         return f"{self.prefix}:actc:{chat_id}"
 
+    def chat_matches_pattern(self) -> str:
+        """The pattern of every chat's set of active matches (``SCAN MATCH``)."""
+        return f"{self.prefix}:actc:*"
+
     def user_matches(self, user_id: int) -> str:
         """Set: ids of the active matches of a user."""
         return f"{self.prefix}:actu:{user_id}"

@@ -8,10 +8,13 @@ from collections import Counter
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from bot.app import adopt_jobs
 from bot.scheduler import LEASE, RETRY, Scheduler
 from bot.services.matches import MatchService
+from bot.services.models import Player
 from bot.storage.keys import Keys
 from tests.bot.conftest import Backend
+from tests.bot.helpers import BOB, CEZ, CHAT, OTHER_CHAT, start_match
 from tests.e2e.simclock import SimClock
 
 
@@ -181,3 +184,23 @@ class TestFailures:
         clock.advance(LEASE)
         await scheduler.run_due()
         assert calls == 2
+
+
+DAN = Player(id=104, name="Dan")
+
+
+class TestAdopt:
+    """At a start, challenges and matches from before the scheduler get their jobs; existing jobs stay."""
+
+    async def test_adopt(self, service: MatchService, backend: Backend) -> None:
+        clock = SimClock()
+        scheduler = Scheduler(service.redis, service.keys, clock)
+        old, _ = await start_match(service)
+        kept, _ = await start_match(service, creator=CEZ, joiner=BOB, chat_id=OTHER_CHAT)
+        challenge = await service.open_challenge(CHAT, DAN, "bingo", "ru")
+        kept_at = await scheduler.due_at(f"t:{kept.id}")
+        await service.redis.zrem(service.keys.jobs(), f"t:{old.id}", f"x:{challenge.id}")
+        await adopt_jobs(service, scheduler)
+        assert await scheduler.due_at(f"t:{old.id}") is not None
+        assert await scheduler.due_at(f"x:{challenge.id}") == pytest.approx(challenge.expires)
+        assert await scheduler.due_at(f"t:{kept.id}") == kept_at
