@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import random
 import re
 import time
 from collections.abc import Callable
@@ -137,6 +138,9 @@ class FakeTelegram:
         self.commands: list[dict[str, Any]] = []
         self.fail_with_429 = 0
         self.retry_after = 1
+        self.flood_ratio = 0.0
+        """The share of calls (callback answers aside) answered 429 at random."""
+        self.random = random.Random(0)
         self.flood_until = 0.0
         """Until this time (``time.monotonic``) every method answers 429 (a burst)."""
         self.chat_flood_until: dict[int, float] = {}
@@ -210,6 +214,8 @@ class FakeTelegram:
         now = time.monotonic()
         chat = p.get("chat_id")
         flood = now < self.flood_until or (chat is not None and now < self.chat_flood_until.get(int(chat), 0.0))
+        if self.flood_ratio and method != "answerCallbackQuery" and self.random.random() < self.flood_ratio:
+            flood = True
         if method == "getUpdates" and not flood:
             return 200, {"ok": True, "result": await self._get_updates(p)}
         if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):

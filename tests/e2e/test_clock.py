@@ -78,6 +78,7 @@ class Scene:
         user = PLAYERS[match.turn]
         panel = await self.fake.wait_for(
             lambda: (p := panel_of(self.fake, user)) is not None and version_of(p) == record.version and p,
+            timeout=30,
             what="the acting panel",
         )
         answer = await self.fake.wait_answer(self.fake.press(user, panel, playable(panel)[0]["callback_data"]))
@@ -117,13 +118,13 @@ class TestTurnClock:
             await s.at(record.updated + TIMEOUT / 2 - 20)
             assert s.reminders(late) == (0, 0)
             await s.at(record.updated + TIMEOUT / 2 + 5)
-            await s.fake.wait_for(lambda: s.reminders(late) == (1, 1), what="the reminder")
+            await s.fake.wait_for(lambda: s.reminders(late) == (1, 1), what="the reminder", timeout=30)
             assert s.tr("reminder-private", left="5 минут") in s.private_texts(late)
             await s.at(record.updated + TIMEOUT - 20)
             assert s.reminders(late) == (1, 1) and s.reminders(other) == (0, 0)
             assert (await s.state(match_id))[0].is_active
             await s.at(record.updated + TIMEOUT + 5)
-            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the forfeit")
+            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the forfeit", timeout=30)
             for _ in range(3):
                 await s.at(s.clock.time() + TIMEOUT)
             assert s.results("match-forfeit") == 1 and s.reminders(late) == (1, 1)
@@ -155,9 +156,9 @@ class TestTurnClock:
             assert s.reminders(first) == (0, 0) and s.results("match-forfeit") == 0
             assert (await s.state(match_id))[0].is_active
             await s.at(moved.updated + TIMEOUT / 2 + 5)
-            await s.fake.wait_for(lambda: s.reminders(now_acting) == (1, 1), what="the reminder")
+            await s.fake.wait_for(lambda: s.reminders(now_acting) == (1, 1), what="the reminder", timeout=30)
             await s.at(moved.updated + TIMEOUT + 5)
-            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the forfeit")
+            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the forfeit", timeout=30)
             final, _ = await s.state(match_id)
             assert final.winner == 1 - PLAYERS.index(now_acting)
 
@@ -183,10 +184,10 @@ class TestTurnClock:
             record, match = await s.state(match_id)
             late = PLAYERS[match.turn]
             await s.at(record.updated + 31)
-            await s.fake.wait_for(lambda: s.reminders(late) == (1, 1), what="the reminder")
+            await s.fake.wait_for(lambda: s.reminders(late) == (1, 1), what="the reminder", timeout=30)
             assert s.tr("reminder-private", left="30 секунд") in s.private_texts(late)
             await s.at(record.updated + 61)
-            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the forfeit")
+            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the forfeit", timeout=30)
 
 
 class TestClaimTheWin:
@@ -214,7 +215,7 @@ class TestClaimTheWin:
             await s.at(record.updated + DAY - 60)
             assert offers(waiting) == [] and offers(gone) == []
             await s.at(record.updated + DAY + 5)
-            await s.fake.wait_for(lambda: len(offers(waiting)) == 1, what="the offer")
+            await s.fake.wait_for(lambda: len(offers(waiting)) == 1, timeout=30, what="the offer")
             for _ in range(2):
                 await s.at(s.clock.time() + 3600)
             assert len(offers(waiting)) == 1 and offers(gone) == []
@@ -228,7 +229,7 @@ class TestClaimTheWin:
             answer = await s.fake.wait_answer(s.fake.press(waiting, offer, data))
             assert not answer.get("text")
             await s.app.settled()
-            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the result")
+            await s.fake.wait_for(lambda: s.results("match-forfeit") == 1, what="the result", timeout=30)
             final, _ = await s.state(match_id)
             assert final.finish is Finish.FORFEIT and final.winner == PLAYERS.index(waiting)
             assert offer.buttons() == []
@@ -245,6 +246,7 @@ class TestClaimTheWin:
                 lambda: next(
                     (m for m in s.fake.chat_messages(waiting.id) if m.buttons() and "cw:" in str(m.buttons())), None
                 ),
+                timeout=30,
                 what="the offer",
             )
             await s.move(match_id)
@@ -264,7 +266,7 @@ class TestAbandoned:
             await s.at(record.updated + 3 * DAY - 60)
             assert (await s.state(match_id))[0].is_active
             await s.at(record.updated + 3 * DAY + 5)
-            await s.fake.wait_for(lambda: s.results("match-abandoned") == 1, what="the notice")
+            await s.fake.wait_for(lambda: s.results("match-abandoned") == 1, what="the notice", timeout=30)
             for _ in range(2):
                 await s.at(s.clock.time() + DAY)
             assert s.results("match-abandoned") == 1
@@ -293,7 +295,7 @@ class TestChallengeExpiry:
             await s.at(stored.expires - 5)
             assert message.buttons()
             await s.at(stored.expires + 1)
-            await s.fake.wait_for(lambda: not message.buttons(), what="the expiry")
+            await s.fake.wait_for(lambda: not message.buttons(), what="the expiry", timeout=30)
             assert message.text == s.tr("challenge-expired", creator="Ann")
             late = await ask(s.fake, BOB, BOB.id, f"/start j_{cid}")
             assert late.text == s.tr("toast-challenge-gone")

@@ -1,0 +1,381 @@
+"""Soak: many concurrent matches of every preset through the real bot process, while things go wrong.
+
+    .venv/bin/python -m bench.soak                  # 200 matches, two kill -9 restarts, 429 on 10 % of calls
+    .venv/bin/python -m bench.soak --matches 20 --kills 1
+
+The bot runs as ``python -m bot`` against the fake Bot API (``tests/e2e``) on
+the real Redis; players press the buttons of their newest panel, now and then
+a button of an older panel (stale) and the same press twice (one callback in
+two updates); Telegram answers 429 to a share of the calls (callback answers
+aside: the bot answers those at once and never retries them); the bot is
+killed with SIGKILL at random moments and started again. Every user plays in
+two groups at once. Bingo groups play to 1 game point, 42 to its 7.
+
+It prints matches finished, presses applied, lost presses (answered as taken
+but not applied), double-applied presses (a stale or repeated press applied),
+results posted, and whether every chat's and the global leaderboard equal a
+replay of the finished matches (counts, wins, and sum of (rating - 1500) = 0 per
+scope). ``run`` returns the figures.
+
+Status (work in progress, #13): without faults (``--kills 0 --flood 0``) a
+run finishes clean (4 matches: 427 presses applied, 0 lost, 0 doubled,
+leaderboards exact). With kill -9 restarts and 429s, a run of 8 matches
+finished once (1,308 presses; one "lost" press was this driver pressing
+another match's panel, since fixed) and stalled once after a restart; the
+cause is not found yet, and no short soak is in the test suite yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import sys
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import I18n
+from bot.services.matches import MatchService
+from bot.services.models import LANGS, Summary
+from bot.storage.keys import GLOBAL, chat_scope
+from bot.storage.redis import create_redis
+from engine import PRESETS
+from tests.e2e.driver import move_data, panel_of, playable, version_of
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+from tests.e2e.process import BotProcess, bot_env
+from tests.redis_server import redis_url
+
+ANSWER_WAIT = 15.0
+"""Seconds a press waits for its answer (a bot killed meanwhile never answers it)."""
+
+
+@dataclass
+class Figures:
+    matches: int = 0
+    finished: int = 0
+    presses: int = 0
+    applied: int = 0
+    answered_taken: int = 0
+    unanswered: int = 0
+    stale_sent: int = 0
+    repeats_sent: int = 0
+    lost: int = 0
+    doubled: int = 0
+    results_posted: int = 0
+    kills: int = 0
+    leaderboards_exact: bool = False
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def table(self) -> str:
+        rows = [
+            ("matches finished", f"{self.finished}/{self.matches}"),
+            ("presses made", self.presses),
+            ("  of them stale (an older panel)", self.stale_sent),
+            ("  of them repeated (same callback, two updates)", self.repeats_sent),
+            ("  answered as taken", self.answered_taken),
+            ("  never answered (the bot was killed)", self.unanswered),
+            ("presses applied (match versions)", self.applied),
+            ("lost presses", self.lost),
+            ("double-applied presses", self.doubled),
+            ("results posted", f"{self.results_posted}/{self.matches}"),
+            ("bot killed (kill -9) and restarted", self.kills),
+            ("leaderboards equal a replay", "yes" if self.leaderboards_exact else "NO"),
+            ("seconds", f"{self.seconds:.0f}"),
+        ]
+        width = max(len(name) for name, _ in rows)
+        return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+class Bot:
+    """The bot process, killed and started again on demand."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.process: BotProcess | None = None
+        self.outputs: list[str] = []
+
+    async def start(self) -> None:
+        self.process = await BotProcess(self.env).start()
+        await self.process.wait_line(lambda s: "polling" in s, timeout=60, what="polling")
+
+    async def kill(self) -> None:
+        if self.process is not None:
+            await self.process.kill()
+            self.outputs.append(self.process.output)
+
+    async def close(self) -> None:
+        if self.process is not None:
+            await self.process.close()
+            self.outputs.append(self.process.output)
+
+
+def _panel(fake: FakeTelegram, user: FakeUser, match_id: str) -> Sent | None:
+    """The user's newest panel of this match (a player in two matches has a panel of each in the chat)."""
+    for sent in reversed(fake.chat_messages(user.id)):
+        for b in sent.buttons():
+            found = move_data(b)
+            if found is not None and found["m"] == match_id:
+                return sent
+    return None
+
+
+async def _answer(fake: FakeTelegram, query: str) -> dict[str, Any] | None:
+    with contextlib.suppress(AssertionError):
+        return await fake.wait_answer(query, timeout=ANSWER_WAIT)
+    return None
+
+
+async def _play(
+    fake: FakeTelegram, outside: MatchService, match_id: str, players: tuple[FakeUser, FakeUser], rng: random.Random,
+    figures: Figures, taken: Counter[tuple[str, int]],
+) -> None:  # fmt: skip
+    """Press the newest panel of whoever is to act until the match ends; now and then a stale or repeated press."""
+    old_buttons: dict[int, list[str]] = {}
+    idle_since = time.monotonic()
+    while True:
+        record, match = await outside.get(match_id)
+        if not record.is_active:
+            return
+        user = players[match.turn or 0]
+        panel = _panel(fake, user, match_id)
+        if panel is None or version_of(panel) != record.version:
+            if time.monotonic() - idle_since > 30:
+                # The panel lags for long (the bot was killed as it sent it): /hand brings it, as a player would.
+                fake.send_text(user, user.id, "/hand")
+                idle_since = time.monotonic()
+            await asyncio.sleep(0.05)
+            continue
+        idle_since = time.monotonic()
+        old = old_buttons.get(user.id)
+        if old and rng.random() < 0.05:
+            # A button of an earlier version of this player's panel (kept from before: the message itself
+            # has been edited since), pressed on the current panel message.
+            figures.stale_sent += 1
+            figures.presses += 1
+            stale = await _answer(fake, fake.press(user, panel, rng.choice(old)))
+            if stale is not None and not stale.get("text"):
+                figures.problems.append(f"{match_id}: a stale press was taken")
+                figures.doubled += 1
+        buttons = playable(panel)
+        if not buttons:
+            await asyncio.sleep(0.05)
+            continue
+        data = rng.choice(buttons)["callback_data"]
+        pressed_at = record.version
+        query = fake.press(user, panel, data)
+        figures.presses += 1
+        if rng.random() < 0.05:
+            figures.repeats_sent += 1
+            figures.presses += 1
+            fake.press(user, panel, data, query_id=query)
+        answer = await _answer(fake, query)
+        old_buttons[user.id] = [b["callback_data"] for b in buttons]
+        if answer is None:
+            figures.unanswered += 1
+            continue
+        if answer.get("text"):
+            continue
+        figures.answered_taken += 1
+        taken[(match_id, pressed_at)] += 1
+        after, _ = await outside.get(match_id)
+        if after.version <= pressed_at:
+            figures.lost += 1
+            figures.problems.append(
+                f"{match_id}: a press at version {pressed_at} ({data}) was answered but not applied: {answer}"
+            )
+
+
+async def _report(figures: Figures, done: asyncio.Event) -> None:
+    """A line on stderr every 10 s: how far the soak is."""
+    while not done.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), 10)
+        print(f"soak: {figures.presses} presses, {figures.kills} kills", file=sys.stderr, flush=True)
+
+
+async def _killer(bot: Bot, kills: int, rng: random.Random, figures: Figures, done: asyncio.Event) -> None:
+    for _ in range(kills):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), rng.uniform(5.0, 20.0))
+            return
+        await bot.kill()
+        figures.kills += 1
+        await bot.start()
+
+
+def _expected_tables(summaries: list[Summary]) -> dict[str, dict[int, tuple[int, int, int]]]:
+    """(played, won, lost) per user and scope, counted from the finished matches."""
+    tables: dict[str, dict[int, tuple[int, int, int]]] = {}
+    for summary in summaries:
+        if summary.winner is None:
+            continue
+        for scope in (chat_scope(summary.chat_id), GLOBAL):
+            table = tables.setdefault(scope, {})
+            for seat, player in enumerate(summary.players):
+                played, won, lost = table.get(player.id, (0, 0, 0))
+                table[player.id] = (played + 1, won + (seat == summary.winner), lost + (seat != summary.winner))
+    return tables
+
+
+async def _leaderboards_exact(outside: MatchService, groups: list[int], figures: Figures) -> bool:
+    summaries = [s for g in groups for s in await outside.history(chat_id=g, limit=10)]
+    exact = len(summaries) == len(groups)
+    if not exact:
+        figures.problems.append(f"{len(summaries)} results in the histories for {len(groups)} matches")
+    for scope, table in _expected_tables(summaries).items():
+        board: list[Any] = await outside.redis.zrange(outside.keys.leaderboard(scope), 0, -1, withscores=True)
+        if sum(float(score) - 1500 for _member, score in board) != 0:
+            figures.problems.append(f"{scope}: ratings do not sum to zero")
+            exact = False
+        for user_id, (played, won, lost) in table.items():
+            stats = await outside.redis.hgetall(outside.keys.stats(scope, user_id))
+            got = tuple(int(stats.get(k, b"0")) for k in (b"played", b"won", b"lost"))
+            if got != (played, won, lost):
+                figures.problems.append(f"{scope}/{user_id}: stats {got}, replay {(played, won, lost)}")
+                exact = False
+    return exact
+
+
+async def run(
+    matches: int = 200,
+    kills: int = 2,
+    flood_ratio: float = 0.10,
+    seed: int = 1,
+    presets: tuple[str, ...] = tuple(sorted(PRESETS)),
+) -> Figures:
+    """The soak; returns its figures (the keys it wrote are deleted at the end). Match ``i`` plays
+    ``presets[i % len(presets)]``."""
+    started = time.monotonic()
+    rng = random.Random(seed)
+    figures = Figures(matches=matches)
+    prefix = f"soak:{uuid.uuid4().hex[:8]}"
+    fake = FakeTelegram()
+    fake.random = random.Random(seed)
+    await fake.start()
+    redis = create_redis(redis_url())
+    outside = MatchService(redis, prefix=prefix)
+    bot = Bot(bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, turn_timeout="0"))
+    try:
+        await bot.start()
+        print("soak: the bot is polling", file=sys.stderr, flush=True)
+        users = [FakeUser(800_000 + i, f"Player {i}", f"player{i}", LANGS[i % 2]) for i in range(matches)]
+        for user in users:
+            fake.send_text(user, user.id, "/start")
+        await fake.wait_for(lambda: all(fake.chat_messages(u.id) for u in users), timeout=120, what="welcomes")
+        groups = [-1_000_000_000_000 - i for i in range(matches)]
+        pairs: list[tuple[FakeUser, FakeUser]] = [(users[i], users[(i + 1) % matches]) for i in range(matches)]
+        for i, group in enumerate(groups):
+            preset = presets[i % len(presets)]
+            await outside.update_chat_settings(group, preset=preset, target=1 if preset != "42" else None)
+        fake.flood_ratio = flood_ratio
+        for (creator, _), group in zip(pairs, groups, strict=True):
+            fake.send_text(creator, group, "/play")
+
+        def challenge_of(group: int) -> str | None:
+            for m in fake.chat_messages(group):
+                for b in m.buttons():
+                    if b.get("callback_data", "").startswith("j:"):
+                        return str(b["callback_data"])[2:]
+            return None
+
+        await fake.wait_for(lambda: all(challenge_of(g) for g in groups), timeout=180, what="challenges")
+        print("soak: every challenge is open", file=sys.stderr, flush=True)
+        for (_, joiner), group in zip(pairs, groups, strict=True):
+            fake.send_text(joiner, joiner.id, f"/start j_{challenge_of(group)}")
+
+        ids: list[str] = []
+        await fake.wait_for(
+            lambda: sum(1 for u in users if panel_of(fake, u) is not None) >= min(len(users), matches),
+            timeout=180,
+            what="the panels",
+        )
+        for group in groups:
+            match_id = await _active(outside, group, pairs[groups.index(group)][0])
+            ids.append(match_id)
+        taken: Counter[tuple[str, int]] = Counter()
+        done = asyncio.Event()
+        reporter = asyncio.create_task(_report(figures, done))
+        killer = asyncio.create_task(_killer(bot, kills, rng, figures, done))
+        await asyncio.gather(
+            *(
+                _play(fake, outside, match_id, pair, random.Random(rng.random()), figures, taken)
+                for match_id, pair in zip(ids, pairs, strict=True)
+            )
+        )
+        done.set()
+        await killer
+        await reporter
+        figures.doubled += sum(n - 1 for n in taken.values() if n > 1)
+        fake.flood_ratio = 0.0
+        heads = _result_heads()
+        await fake.wait_for(
+            lambda: all(any(m.text.startswith(heads) for m in fake.chat_messages(g)) for g in groups),
+            timeout=300,
+            what="every result",
+        )
+        await fake.quiet(period=2.0, timeout=120)
+        figures.results_posted = sum(sum(1 for m in fake.chat_messages(g) if m.text.startswith(heads)) for g in groups)
+        for match_id in ids:
+            record, _ = await outside.get(match_id)
+            figures.finished += not record.is_active
+            figures.applied += record.version  # a match's version counts its moves (accepting it is version 0)
+        figures.leaderboards_exact = await _leaderboards_exact(outside, groups, figures)
+        if any("Traceback" in out for out in bot.outputs):
+            figures.problems.append("a traceback in the bot's log")
+    finally:
+        await bot.close()
+        await fake.stop()
+        async for key in redis.scan_iter(match=f"{prefix}*", count=1000):
+            await redis.delete(key)
+        await redis.aclose()
+    figures.seconds = time.monotonic() - started
+    return figures
+
+
+async def _active(outside: MatchService, group: int, creator: FakeUser) -> str:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        match_id = await outside.active_match(group, creator.id)
+        if match_id is not None:
+            return match_id
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no match in {group}")
+
+
+def _result_heads() -> tuple[str, ...]:
+    """How the match results start (🏆 a win to the target, 🏳 a surrender, ⏰ a forfeit), in both languages."""
+    heads = []
+    for lang in LANGS:
+        tr = I18n()[lang]
+        heads.append(tr("match-won", name="X", sw=1, sl=0).split("<b>")[0])
+    return tuple(dict.fromkeys(heads))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--kills", type=int, default=2)
+    parser.add_argument("--flood", type=float, default=0.10, help="the share of calls answered 429")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    figures = asyncio.run(run(args.matches, args.kills, args.flood, args.seed))
+    print(figures.table())
+    for problem in figures.problems[:20]:
+        print("problem:", problem)
+    ok = (
+        figures.finished == figures.matches
+        and figures.lost == 0
+        and figures.doubled == 0
+        and figures.results_posted == figures.matches
+        and figures.leaderboards_exact
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
