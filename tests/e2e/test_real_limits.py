@@ -89,12 +89,12 @@ class TestRealLimits:
                 await screens.finish(fake, app.service, match_id, PLAYERS, rng)
                 await screens.assert_final(fake, app.service, match_id, GROUP, TR)
                 assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
-                # One a second per private chat; a call's time is taken when it arrives, up to one tick of the
-                # simulated clock after the bot took its slot.
+                # One a second per private chat; a call's time is taken when it arrives, a few ticks of the
+                # simulated clock (20 times real time) after the bot took its slot on a busy machine.
                 for user in PLAYERS:
                     methods = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
                     times = [c.at for c in fake.calls_to(user.id, methods)]
-                    assert all(b - a >= 1.0 - TICK for a, b in itertools.pairwise(times))
+                    assert all(b - a >= 1.0 - 3 * TICK for a, b in itertools.pairwise(times))
                 await invariants.all_answered(fake)
         finally:
             await fake.stop()
