@@ -100,16 +100,21 @@ class TestNotModified:
             fake.send_text(ANN, GROUP, "/surrender")
             confirm = await reply_in(fake, GROUP, after, "the confirmation")
             keep = button(confirm, f"s:{match_id}:{ANN.id}:0")["callback_data"]
-            for _ in range(2):
+
+            def edits() -> list[int]:
+                return [
+                    c.status
+                    for c in fake.calls
+                    if c.method == "editMessageText" and c.params["message_id"] == str(confirm.message_id)
+                ]
+
+            for presses in (1, 2):
                 answer = await fake.wait_answer(fake.press(ANN, confirm, keep))
                 assert answer["text"] == tr("surrender-kept")
+                # The press is answered first, the message edited after: wait for the edit itself.
+                await fake.wait_for(lambda n=presses: len(edits()) == n, what="the edit")
                 await app.settled()
-            edits = [
-                c
-                for c in fake.calls
-                if c.method == "editMessageText" and c.params["message_id"] == str(confirm.message_id)
-            ]
-            assert [c.status for c in edits] == [200, 400]
+            assert edits() == [200, 400]
             assert confirm.text == tr("surrender-kept")
             playout = await play(fake, (ANN, BOB), random.Random(1), max_moves=2)
             assert playout.moves == 2
