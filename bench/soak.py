@@ -44,7 +44,7 @@ from bot.services.models import LANGS, Summary
 from bot.storage.keys import GLOBAL, chat_scope
 from bot.storage.redis import create_redis
 from engine import PRESETS
-from tests.e2e.driver import move_data, panel_of, playable, version_of
+from tests.e2e.driver import MOVE, move_data, panel_of, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 from tests.e2e.process import BotProcess, bot_env
 from tests.redis_server import redis_url
@@ -114,6 +114,12 @@ class Bot:
             self.outputs.append(self.process.output)
 
 
+def _version(data: str) -> int:
+    """The match version a game button was made for."""
+    found = MOVE.match(data)
+    return int(found["v"]) if found else -1
+
+
 def _panel(fake: FakeTelegram, user: FakeUser, match_id: str) -> Sent | None:
     """The user's newest panel of this match (a player in two matches has a panel of each in the chat)."""
     for sent in reversed(fake.chat_messages(user.id)):
@@ -151,7 +157,7 @@ async def _play(
             await asyncio.sleep(0.05)
             continue
         idle_since = time.monotonic()
-        old = old_buttons.get(user.id)
+        old = [data for data in old_buttons.get(user.id, []) if _version(data) < record.version]
         if old and rng.random() < 0.05:
             # A button of an earlier version of this player's panel (kept from before: the message itself
             # has been edited since), pressed on the current panel message.
@@ -288,15 +294,12 @@ async def run(
         for (_, joiner), group in zip(pairs, groups, strict=True):
             fake.send_text(joiner, joiner.id, f"/start j_{challenge_of(group)}")
 
-        ids: list[str] = []
         await fake.wait_for(
             lambda: sum(1 for u in users if panel_of(fake, u) is not None) >= min(len(users), matches),
             timeout=180,
             what="the panels",
         )
-        for group in groups:
-            match_id = await _active(outside, group, pairs[groups.index(group)][0])
-            ids.append(match_id)
+        ids = [await _active(outside, group, creator) for (creator, _), group in zip(pairs, groups, strict=True)]
         taken: Counter[tuple[str, int]] = Counter()
         done = asyncio.Event()
         reporter = asyncio.create_task(_report(figures, done))
@@ -348,12 +351,9 @@ async def _active(outside: MatchService, group: int, creator: FakeUser) -> str:
 
 
 def _result_heads() -> tuple[str, ...]:
-    """How the match results start (🏆 a win to the target, 🏳 a surrender, ⏰ a forfeit), in both languages."""
-    heads = []
-    for lang in LANGS:
-        tr = I18n()[lang]
-        heads.append(tr("match-won", name="X", sw=1, sl=0).split("<b>")[0])
-    return tuple(dict.fromkeys(heads))
+    """How a match's result starts when it was won to the target (the soak's only ending), in both languages."""
+    i18n = I18n()
+    return tuple({i18n[lang]("match-won", name="X", sw=1, sl=0).split("<b>")[0] for lang in LANGS})
 
 
 def main(argv: list[str]) -> int:

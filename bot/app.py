@@ -172,11 +172,9 @@ async def adopt_jobs(service: MatchService, scheduler: Scheduler) -> None:
     open challenge, a clock for each active match (with no turn clock of its own: the offer to claim the
     win and the abandonment)."""
     for challenge in await service.pending_notices():
-        if await scheduler.due_at(f"x:{challenge.id}") is None:
-            await scheduler.schedule(f"x:{challenge.id}", challenge.expires)
+        await scheduler.schedule(f"x:{challenge.id}", challenge.expires, if_missing=True)
     for match_id in await service.all_active_matches():
-        if await scheduler.due_at(f"t:{match_id}") is None:
-            await scheduler.schedule(f"t:{match_id}", service.clock())
+        await scheduler.schedule(f"t:{match_id}", service.clock(), if_missing=True)
 
 
 async def set_commands(bot: Bot, i18n: I18n) -> None:

@@ -6,12 +6,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
 from bot.i18n import Translator
-from bot.render import View, blocked_tile, tile
+from bot.render import View, bingo_rules, blocked_tile, tile
 from bot.services.models import Challenge
-from engine import Action, BingoView, FortyTwoView, Kind, Tile, find_preset
+from engine import Action, BingoView, FortyTwoView, Kind, Tile
 from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
 from engine.fortytwo import Phase
-from engine.rules import BingoRules
 
 TILES_PER_ROW = 4
 BINGO_TILE = Tile(0, 0)
@@ -71,8 +70,7 @@ def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> I
         hand_buttons.append(button(text, play))
     rows += _rows(hand_buttons, TILES_PER_ROW)
     if isinstance(view, BingoView) and acting:
-        rules = find_preset(view.preset)
-        assert isinstance(rules, BingoRules)
+        rules = bingo_rules(view)
         doubles = sum(1 for t in view.hand if t.is_double)
         for action in view.legal:
             if action.kind is Kind.CLAIM:

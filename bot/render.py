@@ -233,7 +233,7 @@ def panel_text(
     if isinstance(view, BingoView):
         lines += _bingo_common(tr, record, view)
         own = view.points[seat]
-        goal = _bingo_rules(view).goal
+        goal = bingo_rules(view).goal
         lines.append(tr("panel-points", points=own or 0, goal=goal, mine=view.tricks[seat], theirs=view.tricks[other]))
         shown = [c for c in view.claims if c.seat == other]
         if shown:
@@ -371,7 +371,8 @@ def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | 
     )
 
 
-def _bingo_rules(view: BingoView) -> BingoRules:
+def bingo_rules(view: BingoView) -> BingoRules:
+    """The rule set of a Bingo deal's preset."""
     rules = find_preset(view.preset)
     assert isinstance(rules, BingoRules)
     return rules

@@ -63,9 +63,10 @@ class Scheduler:
         """Run ``handler`` for the jobs ``<kind>:...``."""
         self.handlers[kind] = handler
 
-    async def schedule(self, job: str, at: float) -> None:
-        """Make ``job`` due at ``at`` (replacing when it was due)."""
-        await self.redis.zadd(self.keys.jobs(), {job: at})
+    async def schedule(self, job: str, at: float, *, if_missing: bool = False) -> None:
+        """Make ``job`` due at ``at`` (replacing when it was due, unless ``if_missing``: then a job already
+        there keeps its time)."""
+        await self.redis.zadd(self.keys.jobs(), {job: at}, nx=if_missing)
 
     async def due_at(self, job: str) -> float | None:
         """When ``job`` is due (or its lease ends), None when there is no such job."""

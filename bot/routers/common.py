@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from aiogram import Bot
 from aiogram.types import Chat, Message, User
 
@@ -44,8 +46,10 @@ ENGLISH_WORDS = {"classic": "bingo-classic", "domino": "bingo-domino"}
 """The English words ``/play`` took before the locales named the games."""
 
 
+@functools.cache
 def preset_words(i18n: I18n) -> dict[str, str]:
-    """Every word ``/play`` and ``/rules`` take for a game, lower case: its key, and its words in each language."""
+    """Every word ``/play`` and ``/rules`` take for a game, lower case: its key, and its words in each language
+    (made once per set of locales: the caller must not change it)."""
     words = {name: name for name in PRESETS} | ENGLISH_WORDS
     for lang in LANGS:
         for preset in PRESETS:

@@ -24,7 +24,7 @@ CLOCKS = ((0, 60, 180), (600, 1800, 3600, 86400))
 def settings_text(tr: Translator, settings: ChatSettings, default_clock: int) -> str:
     """The chat's settings; ``default_clock``: the operator's turn clock, for a chat that chose none."""
     rules = find_preset(settings.preset)
-    clock = default_clock if settings.turn_timeout is None else settings.turn_timeout
+    clock = settings.turn_clock(default_clock)
     return tr(
         "settings-title",
         game=tr(f"game-{rules.game}"),
@@ -48,7 +48,7 @@ def settings_keyboard(tr: Translator, settings: ChatSettings, default_clock: int
         rows += [[button(render.game_name(tr, p), "preset", p, p == rules.name)] for p in presets_of("bingo")]
         target = settings.target or rules.target
         rows.append([button(tr("settings-target", n=t), "target", str(t), t == target) for t in TARGETS])
-    clock = default_clock if settings.turn_timeout is None else settings.turn_timeout
+    clock = settings.turn_clock(default_clock)
     rows += [[button("⏰ " + render.clock_text(tr, c), "clock", str(c), c == clock) for c in row] for row in CLOCKS]
     rows.append([button(tr(f"lang-name-{lang}"), "lang", lang, settings.lang == lang) for lang in LANGS])
     return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -759,7 +759,7 @@ class MatchService:
             created=now,
             updated=now,
             deal=StoredDeal.of(match),
-            turn_timeout=self.turn_timeout if settings.turn_timeout is None else settings.turn_timeout,
+            turn_timeout=settings.turn_clock(self.turn_timeout),
         )
         chat = challenge.chat_id
         answer = await self._call(

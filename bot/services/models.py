@@ -118,6 +118,10 @@ class ChatSettings(BaseModel):
     turn_timeout: int | None = None
     """Seconds for a move (0: no clock); None: the operator's ``TURN_TIMEOUT``."""
 
+    def turn_clock(self, default: int) -> int:
+        """The chat's seconds for a move, ``default`` (the operator's) while it chose none."""
+        return default if self.turn_timeout is None else self.turn_timeout
+
 
 class UserProfile(BaseModel):
     id: int
