@@ -36,6 +36,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.i18n import I18n
@@ -94,13 +95,14 @@ class Figures:
 class Bot:
     """The bot process, killed and started again on demand."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
         self.env = env
+        self.log = log
         self.process: BotProcess | None = None
         self.outputs: list[str] = []
 
     async def start(self) -> None:
-        self.process = await BotProcess(self.env).start()
+        self.process = await BotProcess(self.env, log=self.log).start()
         await self.process.wait_line(lambda s: "polling" in s, timeout=60, what="polling")
 
     async def kill(self) -> None:
@@ -253,6 +255,7 @@ async def run(
     flood_ratio: float = 0.10,
     seed: int = 1,
     presets: tuple[str, ...] = tuple(sorted(PRESETS)),
+    log: Path | None = None,
 ) -> Figures:
     """The soak; returns its figures (the keys it wrote are deleted at the end). Match ``i`` plays
     ``presets[i % len(presets)]``."""
@@ -265,7 +268,7 @@ async def run(
     await fake.start()
     redis = create_redis(redis_url())
     outside = MatchService(redis, prefix=prefix)
-    bot = Bot(bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, turn_timeout="0"))
+    bot = Bot(bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, turn_timeout="0"), log)
     try:
         await bot.start()
         print("soak: the bot is polling", file=sys.stderr, flush=True)
@@ -304,15 +307,23 @@ async def run(
         done = asyncio.Event()
         reporter = asyncio.create_task(_report(figures, done))
         killer = asyncio.create_task(_killer(bot, kills, rng, figures, done))
-        await asyncio.gather(
+        players = asyncio.gather(
             *(
                 _play(fake, outside, match_id, pair, random.Random(rng.random()), figures, taken)
                 for match_id, pair in zip(ids, pairs, strict=True)
             )
         )
+        # A bot that does not come back after a kill ends the soak at once (its log says why).
+        both: set[asyncio.Future[Any]] = {players, killer}
+        await asyncio.wait(both, return_when=asyncio.FIRST_EXCEPTION)
+        if killer.done() and killer.exception() is not None:
+            players.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await players
         done.set()
-        await killer
         await reporter
+        await killer
+        await players
         figures.doubled += sum(n - 1 for n in taken.values() if n > 1)
         fake.flood_ratio = 0.0
         heads = _result_heads()
@@ -362,8 +373,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kills", type=int, default=2)
     parser.add_argument("--flood", type=float, default=0.10, help="the share of calls answered 429")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log", type=Path, help="append the bot's log to this file")
     args = parser.parse_args(argv)
-    figures = asyncio.run(run(args.matches, args.kills, args.flood, args.seed))
+    figures = asyncio.run(run(args.matches, args.kills, args.flood, args.seed, log=args.log))
     print(figures.table())
     for problem in figures.problems[:20]:
         print("problem:", problem)

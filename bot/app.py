@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -12,7 +13,13 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError, TelegramUnauthorizedError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+    TelegramUnauthorizedError,
+)
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, User
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -41,14 +48,18 @@ async def with_backoff(
     retry_on: tuple[type[BaseException], ...],
     complaint: Callable[[BaseException, float], str],
 ) -> T:
-    """``attempt()``'s result, calling it again after 1, 2, 4... (at most 30) seconds while it fails as listed."""
+    """``attempt()``'s result, calling it again after 1, 2, 4... (at most 30) seconds while it fails as listed
+    (after the wait Telegram asks for, on a 429)."""
     delay = BACKOFF_FIRST
     while True:
+        wait = delay
         try:
             return await attempt()
         except retry_on as error:
-            log.warning("%s", complaint(error, delay))
-        await asyncio.sleep(delay)
+            if isinstance(error, TelegramRetryAfter):
+                wait = float(error.retry_after)
+            log.warning("%s", complaint(error, wait))
+        await asyncio.sleep(wait)
         delay = next_backoff(delay)
 
 
@@ -177,6 +188,19 @@ async def adopt_jobs(service: MatchService, scheduler: Scheduler) -> None:
         await scheduler.schedule(f"t:{match_id}", service.clock(), if_missing=True)
 
 
+async def keep_setting_commands(bot: Bot, i18n: I18n) -> None:
+    """Set the command menus, waiting while Telegram pushes back or is unreachable (a start in a flood must
+    not stop the bot: the menus are a convenience, the updates are not); a refusal is one line."""
+    try:
+        await with_backoff(
+            lambda: set_commands(bot, i18n),
+            (TelegramNetworkError, TelegramServerError, TelegramRetryAfter),
+            lambda error, delay: f"the command menus were not set ({error}); again in {delay:.0f} s",
+        )
+    except TelegramAPIError as error:
+        log.warning("the command menus were not set: %s", error)
+
+
 async def set_commands(bot: Bot, i18n: I18n) -> None:
     """Command menus for groups and private chats, in both languages (Russian as the default)."""
     for lang in (*LANGS, None):
@@ -198,11 +222,14 @@ async def run(settings: Settings, redis_url: str) -> None:
     except BaseException:
         await redis.aclose()
         raise
+    menus = asyncio.create_task(keep_setting_commands(app.bot, app.presenter.i18n))
     try:
-        await set_commands(app.bot, app.presenter.i18n)
         log.info("bot @%s polling", app.presenter.bot_username)
         await app.dispatcher.start_polling(app.bot, handle_signals=True)
     finally:
+        menus.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await menus
         await app.close()
         await app.redis.aclose()
         await app.bot.session.close()

@@ -127,6 +127,7 @@ class FakeTelegram:
         self.polls = 0
         """``getUpdates`` calls received (the first one: the bot is polling)."""
         self._update_ids = itertools.count(1)
+        self._again: list[dict[str, Any]] = []
         self._message_ids = itertools.count(100)
         self._callback_ids = itertools.count(9000)
         self.pressed: list[str] = []
@@ -137,6 +138,8 @@ class FakeTelegram:
         self.answers: dict[str, dict[str, Any]] = {}
         self.commands: list[dict[str, Any]] = []
         self.fail_with_429 = 0
+        self.method_429: dict[str, int] = {}
+        """How many of the next calls of a method answer 429 (``{"setMyCommands": 5}``)."""
         self.retry_after = 1
         self.flood_ratio = 0.0
         """The share of calls (callback answers aside) answered 429 at random."""
@@ -216,6 +219,9 @@ class FakeTelegram:
         flood = now < self.flood_until or (chat is not None and now < self.chat_flood_until.get(int(chat), 0.0))
         if self.flood_ratio and method != "answerCallbackQuery" and self.random.random() < self.flood_ratio:
             flood = True
+        if self.method_429.get(method, 0) > 0:
+            self.method_429[method] -= 1
+            flood = True
         if method == "getUpdates" and not flood:
             return 200, {"ok": True, "result": await self._get_updates(p)}
         if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):
@@ -249,18 +255,26 @@ class FakeTelegram:
         return result
 
     async def _get_updates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """As Telegram: the updates from ``offset`` on; an update below an offset once asked for is confirmed
+        and never comes again (a new process polling without an offset gets only the unconfirmed ones),
+        except one handed to ``deliver_again``."""
         self.polls += 1
         offset = int(p.get("offset", 0) or 0)
         timeout = float(p.get("timeout", 0) or 0)
         if offset:
             self.delivered = max(self.delivered, offset - 1)
-        pending = [u for u in self.updates if u["update_id"] >= offset]
-        if not pending and timeout:
+        if not self._pending(offset) and not self._again and timeout:
             self._new_update.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new_update.wait(), min(timeout, 0.5))
-            pending = [u for u in self.updates if u["update_id"] >= offset]
-        return pending
+        pending = self._pending(offset)
+        again, self._again = self._again, []
+        # Listed first: the bot's next offset follows the last update of the list.
+        return [*again, *pending]
+
+    def _pending(self, offset: int) -> list[dict[str, Any]]:
+        start = max(offset, self.delivered + 1)
+        return [u for u in self.updates if u["update_id"] >= start]
 
     # -- Bot API methods ---------------------------------------------------------
 
@@ -378,6 +392,11 @@ class FakeTelegram:
         return self._ok(True)
 
     # -- what users do -----------------------------------------------------------
+
+    def deliver_again(self, update_id: int) -> None:
+        """Telegram delivers an update once more (it does, when it did not see the bot take it), with its id."""
+        self._again.append(next(u for u in self.updates if u["update_id"] == update_id))
+        self._new_update.set()
 
     def _push(self, update: dict[str, Any]) -> int:
         update_id = next(self._update_ids)

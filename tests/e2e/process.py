@@ -68,8 +68,12 @@ SETTING_NAMES = frozenset(
 class BotProcess:
     """One ``python -m bot``; ``lines`` is what it wrote to stderr so far."""
 
-    def __init__(self, env: dict[str, str], *, cwd: Path = ROOT, args: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, env: dict[str, str], *, cwd: Path = ROOT, args: tuple[str, ...] = (), log: Path | None = None
+    ) -> None:
         self.env = env
+        self.log = log
+        """A file that gets every line too (appended), for a look while the process runs."""
         self.cwd = cwd
         self.args = args
         self.lines: list[str] = []
@@ -94,8 +98,13 @@ class BotProcess:
 
     async def _read(self) -> None:
         assert self._process is not None and self._process.stderr is not None
-        async for line in self._process.stderr:
-            self.lines.append(line.decode(errors="replace").rstrip("\n"))
+        with contextlib.ExitStack() as stack:
+            file = stack.enter_context(self.log.open("a", encoding="utf-8")) if self.log is not None else None
+            async for line in self._process.stderr:
+                text = line.decode(errors="replace").rstrip("\n")
+                self.lines.append(text)
+                if file is not None:
+                    print(text, file=file, flush=True)
 
     @property
     def pid(self) -> int:

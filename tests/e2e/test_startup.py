@@ -149,6 +149,24 @@ class TestStartupErrors:
             await fake.stop()
         assert "Traceback" not in process.output and "Unclosed" not in process.output
 
+    async def test_flood_at_start(
+        self, fake: FakeTelegram, prefix: str, processes: list[BotProcess], cleanup_redis: None
+    ) -> None:
+        """Telegram answering 429 to the command menus at a start (a restart in a flood): the bot polls and
+        answers anyway, and sets the menus once Telegram lets it (it used to exit with a traceback)."""
+        fake.method_429 = {"setMyCommands": 3, "getMe": 1}
+        env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix)
+        process = await launch(processes, env)
+        await process.wait_line(polling, what="polling")
+        user = FakeUser(7102, "Ann", "ann_flood", "ru")
+        fake.send_text(user, user.id, "/start")
+        await fake.wait_for(lambda: fake.last_message(user.id), what="the welcome")
+        await fake.wait_for(lambda: len(fake.commands) == 6, timeout=30, what="the command menus")
+        assert fake.method_429 == {"setMyCommands": 0, "getMe": 0}
+        assert await process.interrupt() == 0
+        assert "Traceback" not in process.output
+        assert sum("menus were not set" in line for line in process.lines) == 3
+
     async def test_redis_unreachable(self, fake: FakeTelegram, prefix: str, processes: list[BotProcess]) -> None:
         """A Redis that does not answer: a line naming its URL (password hidden), retries, then polling."""
         port = free_port()
