@@ -132,7 +132,7 @@ class MatchService:
 
     def _remember(self, record: MatchRecord, match: Match, *, redis_says: bool = False) -> None:
         """Cache a match; an older version than the cached one only when it is what Redis holds now
-        (``redis_says``: Redis lost a write, say its last second, and goes on from there)."""
+        (``redis_says``: read from Redis, which wins even when it lost writes, say its last second)."""
         known = self._cache.get(record.id)
         if known is not None and known[0].version > record.version and not redis_says:
             return
@@ -144,10 +144,10 @@ class MatchService:
     def _decode(self, record: MatchRecord) -> tuple[MatchRecord, Match]:
         """Rebuild the engine match of a record read from Redis (unless it is the cached one) and cache it."""
         known = self._cache.get(record.id)
-        if known is not None and known[0].version == record.version:
+        if known is not None and known[0].version == record.version and known[0].rev == record.rev:
             return known
         match = record.match()
-        self._remember(record, match)
+        self._remember(record, match, redis_says=True)
         return record, match
 
     async def _load(self, match_id: str, *, fresh: bool = False) -> tuple[MatchRecord, Match, bool]:
@@ -466,13 +466,19 @@ class MatchService:
         """
         recent = record.recent if request_id is None else [*record.recent, request_id][-RECENT_REQUESTS:]
         new = record.model_copy(
-            update={**update, "version": record.version + 1, "updated": self.clock(), "recent": recent}
+            update={
+                **update,
+                "version": record.version + 1,
+                "rev": secrets.token_hex(4),
+                "updated": self.clock(),
+                "recent": recent,
+            }
         )
         data = new.model_dump_json()
         k = self.keys
         key = k.match(record.id)
         a, b = record.players
-        cas = [str(record.version), str(new.version), data]
+        cas = [f"{record.version}/{record.rev}", f"{new.version}/{new.rev}", data]
         posts = [] if finished_deal is None or new.prev is None else [_deal_post(new.prev)]
         summary: Summary | None = None
         if new.status is Status.ACTIVE:
@@ -558,7 +564,8 @@ class MatchService:
             return MoveResult(new, match, summary=summary)
         if status == 0:
             # The compare-and-set lost: whatever the versions say, Redis holds the match now (a newer
-            # write by another process, or an older one after Redis lost its last second).
+            # write by another process, an older one after Redis lost its last second, or the same
+            # version made again by other moves since).
             stored = MatchRecord.model_validate_json(answer[2])
             self._remember(stored, stored.match(), redis_says=True)
             return None

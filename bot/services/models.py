@@ -51,6 +51,9 @@ class MatchRecord(BaseModel):
     players: tuple[Player, Player]
     lang: Lang
     version: int = 0
+    rev: str = ""
+    """A token unique to the write that made this version: after Redis lost writes, another move can make
+    the same version number again, and the two must not pass for one another."""
     status: Status = Status.ACTIVE
     created: float
     updated: float

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-# Compare-and-set on the match version. KEYS[1] the match hash.
-# ARGV: expected version, new version, new record, TTL seconds.
-# Returns {1} when written, {0, version, record} when the version moved on,
-# {-1} when the match is gone.
+# Compare-and-set on the match version and the token of the write that made it
+# (fields 'v' and 'w'; the same version made again after Redis lost writes has
+# another token). KEYS[1] the match hash.
+# ARGV: expected 'version/token', new 'version/token', new record, TTL seconds.
+# Returns {1} when written, {0, version, record} when the match is not the one
+# expected, {-1} when the match is gone.
 _CAS = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {-1} end
-if v ~= ARGV[1] then return {0, v, redis.call('HGET', KEYS[1], 'd')} end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3])
+if v .. '/' .. (redis.call('HGET', KEYS[1], 'w') or '') ~= ARGV[1] then
+  return {0, v, redis.call('HGET', KEYS[1], 'd')}
+end
+local nv, nw = string.match(ARGV[2], '^([^/]*)/(.*)$')
+redis.call('HSET', KEYS[1], 'v', nv, 'w', nw, 'd', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 """
 

@@ -10,12 +10,14 @@ import pytest
 
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import Rejection, Status
+from bot.storage.codec import StoredDeal
 from tests.bot.conftest import Backend
 from tests.bot.helpers import play_random, start_match, to_move
 
 
 async def roll_back(service: MatchService, key: str, saved: dict[Any, Any]) -> None:
     """The match's hash as it was when ``saved`` was read (what an AOF that lost its last second holds)."""
+    await service.redis.delete(key)
     await service.redis.hset(key, mapping=saved)
 
 
@@ -56,3 +58,60 @@ class TestRollback:
         result = await service.surrender(record.id, record.players[0].id)
         assert result.record.status is Status.FINISHED
         assert result.record.version == before.record.version + 1
+
+
+class TestTwoTimelines:
+    async def test_same_version_after_other_moves(self, service: MatchService, backend: Backend) -> None:
+        """Process A cached version n+2, Redis went back to n and process B played two other moves to n+2:
+        a move A plans on its cache must not be written (the versions match, the matches do not); it is
+        judged on what Redis holds, so B's moves stay and the new move follows them."""
+        other = backend.service()
+        for seed in range(1, 40):
+            found = await _two_timelines(service, other, seed)
+            if found is not None:
+                break
+        else:
+            raise AssertionError("no seed gave two timelines with a common move")
+        record_id, user_id, action, expected = found
+        result = await service.submit(record_id, user_id, action, version=expected.version - 1)
+        stored, match = await other.get(record_id)
+        assert stored.version == expected.version
+        assert match == expected.match()
+        assert result.match == expected.match()
+        peeked, _ = await service.peek(record_id)
+        assert peeked == stored
+
+
+async def _two_timelines(a: MatchService, b: MatchService, seed: int) -> tuple[str, int, str, Any] | None:
+    """Play a match of ``seed`` to n, let A play two moves (then lost), B two others; a move legal after
+    both timelines, by the same seat: (match id, user, action, B's record after it), or None."""
+    record, match = await start_match(a, target=1, seed=seed, chat_id=-5000 - seed)
+    rng = random.Random(seed)
+    before = await play_random(a, record, match, rng, moves=4)
+    key = a.keys.match(record.id)
+    saved = await a.redis.hgetall(key)
+    lost = await play_random(a, before.record, before.match, random.Random(seed + 1), moves=2)
+    await roll_back(a, key, saved)
+    stored, stored_match = await b.get(record.id)
+    options = stored_match.legal_actions()
+    first_lost = lost.record.deal.a.split()[len(before.record.deal.a.split())]
+    others = [o for o in options if o.notation() != first_lost]
+    if not others or len(before.record.deal.a.split()) + 2 != len(lost.record.deal.a.split()):
+        return None
+    kept = await b.submit(record.id, to_move(stored, stored_match).id, others[0], version=stored.version)
+    kept = await play_random(b, kept.record, kept.match, random.Random(seed + 2), moves=1)
+    if kept.match.turn != lost.match.turn:
+        return None
+    common = {x.notation() for x in kept.match.legal_actions()} & {x.notation() for x in lost.match.legal_actions()}
+    if not common:
+        return None
+    action = sorted(common)[0]
+    expected_match = kept.match.copy()
+    expected_match.play(action)
+    user = to_move(kept.record, kept.match).id
+    return (
+        record.id,
+        user,
+        action,
+        kept.record.model_copy(update={"version": kept.record.version + 1, "deal": StoredDeal.of(expected_match)}),
+    )
