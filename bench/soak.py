@@ -6,8 +6,8 @@
 The bot runs as ``python -m bot`` against the fake Bot API (``tests/e2e``) on
 the real Redis; players press the buttons of their newest panel, now and then
 a button of an older panel (stale) and the same press twice (one callback in
-two updates); Telegram answers 429 to a share of the calls (callback answers
-aside: the bot answers those at once and never retries them); the bot is
+two updates); Telegram answers 429 to a share of the calls (``getUpdates``
+aside, as Telegram does not limit it; callback answers included); the bot is
 killed with SIGKILL at random moments and started again. Every user plays in
 two groups at once. Bingo groups play to 1 game point, 42 to its 7.
 
@@ -47,7 +47,7 @@ from bot.storage.redis import create_redis
 from engine import PRESETS
 from tests.e2e.driver import MOVE, move_data, panel_of, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
-from tests.e2e.process import BotProcess, bot_env
+from tests.e2e.process import RestartingBot, bot_env
 from tests.redis_server import redis_url
 
 ANSWER_WAIT = 15.0
@@ -90,30 +90,6 @@ class Figures:
         ]
         width = max(len(name) for name, _ in rows)
         return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
-
-
-class Bot:
-    """The bot process, killed and started again on demand."""
-
-    def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
-        self.env = env
-        self.log = log
-        self.process: BotProcess | None = None
-        self.outputs: list[str] = []
-
-    async def start(self) -> None:
-        self.process = await BotProcess(self.env, log=self.log).start()
-        await self.process.wait_line(lambda s: "polling" in s, timeout=60, what="polling")
-
-    async def kill(self) -> None:
-        if self.process is not None:
-            await self.process.kill()
-            self.outputs.append(self.process.output)
-
-    async def close(self) -> None:
-        if self.process is not None:
-            await self.process.close()
-            self.outputs.append(self.process.output)
 
 
 def _version(data: str) -> int:
@@ -206,7 +182,7 @@ async def _report(figures: Figures, done: asyncio.Event) -> None:
         print(f"soak: {figures.presses} presses, {figures.kills} kills", file=sys.stderr, flush=True)
 
 
-async def _killer(bot: Bot, kills: int, rng: random.Random, figures: Figures, done: asyncio.Event) -> None:
+async def _killer(bot: RestartingBot, kills: int, rng: random.Random, figures: Figures, done: asyncio.Event) -> None:
     for _ in range(kills):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(done.wait(), rng.uniform(5.0, 20.0))
@@ -268,7 +244,9 @@ async def run(
     await fake.start()
     redis = create_redis(redis_url())
     outside = MatchService(redis, prefix=prefix)
-    bot = Bot(bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, turn_timeout="0"), log)
+    bot = RestartingBot(
+        bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, turn_timeout="0"), log
+    )
     try:
         await bot.start()
         print("soak: the bot is polling", file=sys.stderr, flush=True)
@@ -339,7 +317,7 @@ async def run(
             figures.finished += not record.is_active
             figures.applied += record.version  # a match's version counts its moves (accepting it is version 0)
         figures.leaderboards_exact = await _leaderboards_exact(outside, groups, figures)
-        if any("Traceback" in out for out in bot.outputs):
+        if "Traceback" in bot.output:
             figures.problems.append("a traceback in the bot's log")
     finally:
         await bot.close()

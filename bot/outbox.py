@@ -34,7 +34,7 @@ from typing import TypeVar
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
-from aiogram.methods import Response, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -47,6 +47,8 @@ _COUNTED = ("Send", "Edit", "Forward", "Copy")
 """Methods whose names start so put something in a chat: they count against its budget."""
 _IN_OUTBOX: ContextVar[bool] = ContextVar("in_outbox", default=False)
 """Set while the outbox itself calls Telegram (it has taken the slot already)."""
+ANSWER_PATIENCE = 5.0
+"""Seconds a callback answer may wait out 429s (a press's spinner stops by itself after about 15 s)."""
 SHOWN_PER_CHAT = 256
 """How many messages per chat remember the version they show (older ones are long settled)."""
 
@@ -256,6 +258,8 @@ class Outbox:
     ) -> Response[TelegramType]:
         """A call from outside the outbox: it waits its turn in the chat's queue and budget; 429s are waited out."""
         chat_id = getattr(method, "chat_id", None)
+        if isinstance(method, AnswerCallbackQuery):
+            return await self._answer(make_request, bot, method)
         if _IN_OUTBOX.get() or not isinstance(chat_id, int) or not type(method).__name__.startswith(_COUNTED):
             return await make_request(bot, method)
         lane = self._lane(chat_id)
@@ -267,6 +271,22 @@ class Outbox:
                 except TelegramRetryAfter as exc:
                     log.warning("429 from Telegram, waiting %s s", exc.retry_after)
                     await self.sleep(exc.retry_after)
+
+    async def _answer(
+        self, make_request: NextRequestMiddlewareType[TelegramType], bot: Bot, method: TelegramMethod[TelegramType]
+    ) -> Response[TelegramType]:
+        """A callback answer: no chat budget (it puts nothing in a chat); a 429 is waited out while the press
+        is fresh enough for an answer to still stop its spinner (``ANSWER_PATIENCE`` s in all)."""
+        waited = 0.0
+        while True:
+            try:
+                return await make_request(bot, method)
+            except TelegramRetryAfter as exc:
+                if waited + exc.retry_after > ANSWER_PATIENCE:
+                    raise
+                log.warning("429 from Telegram on a callback answer, waiting %s s", exc.retry_after)
+                await self.sleep(exc.retry_after)
+                waited += exc.retry_after
 
     async def drain(self) -> None:
         """Wait until every scheduled edit has been sent."""

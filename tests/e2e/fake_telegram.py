@@ -128,6 +128,8 @@ class FakeTelegram:
         """``getUpdates`` calls received (the first one: the bot is polling)."""
         self._update_ids = itertools.count(1)
         self._again: list[dict[str, Any]] = []
+        self.last_update_id = 0
+        """The id of the update the last press made."""
         self._message_ids = itertools.count(100)
         self._callback_ids = itertools.count(9000)
         self.pressed: list[str] = []
@@ -142,7 +144,7 @@ class FakeTelegram:
         """How many of the next calls of a method answer 429 (``{"setMyCommands": 5}``)."""
         self.retry_after = 1
         self.flood_ratio = 0.0
-        """The share of calls (callback answers aside) answered 429 at random."""
+        """The share of calls (``getUpdates`` aside: Telegram does not limit it) answered 429 at random."""
         self.random = random.Random(0)
         self.flood_until = 0.0
         """Until this time (``time.monotonic``) every method answers 429 (a burst)."""
@@ -217,7 +219,7 @@ class FakeTelegram:
         now = time.monotonic()
         chat = p.get("chat_id")
         flood = now < self.flood_until or (chat is not None and now < self.chat_flood_until.get(int(chat), 0.0))
-        if self.flood_ratio and method != "answerCallbackQuery" and self.random.random() < self.flood_ratio:
+        if self.flood_ratio and method != "getUpdates" and self.random.random() < self.flood_ratio:
             flood = True
         if self.method_429.get(method, 0) > 0:
             self.method_429[method] -= 1
@@ -473,7 +475,7 @@ class FakeTelegram:
         if query_id is None:
             query_id = str(next(self._callback_ids))
             self.pressed.append(query_id)
-        self._push(
+        self.last_update_id = self._push(
             {
                 "callback_query": {
                     "id": query_id,

@@ -154,3 +154,36 @@ class BotProcess:
     async def close(self) -> None:
         if self._process is not None and self._process.returncode is None:
             await self.kill()
+
+
+class RestartingBot:
+    """``python -m bot`` that a test kills (-9) and starts again; ``outputs`` has each process's log."""
+
+    def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
+        self.env = env
+        self.log = log
+        self.process: BotProcess | None = None
+        self.outputs: list[str] = []
+        self.starts = 0
+
+    async def start(self) -> None:
+        self.process = await BotProcess(self.env, log=self.log).start()
+        self.starts += 1
+        await self.process.wait_line(lambda s: "polling" in s and "bot.app" in s, timeout=60, what="polling")
+
+    async def kill(self) -> None:
+        if self.process is not None:
+            await self.process.kill()
+            self.outputs.append(self.process.output)
+            self.process = None
+
+    async def close(self) -> None:
+        if self.process is not None:
+            await self.process.close()
+            self.outputs.append(self.process.output)
+            self.process = None
+
+    @property
+    def output(self) -> str:
+        """Every process's log so far, the running one's last."""
+        return "\n".join([*self.outputs, *([self.process.output] if self.process is not None else [])])

@@ -56,6 +56,21 @@ class TestRetryAfter:
             await referee.check()
             await invariants.all_well(fake)
 
+    async def test_callback_answer_is_retried(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A 429 on a press's answer: the answer is sent again after ``retry_after``, and the move counts once
+        (before, the press's spinner never stopped)."""
+        async with running_bot(fake, prefix):
+            await start_bot(fake, ANN)
+            await new_match(fake, ANN, BOB, GROUP)
+            fake.retry_after = 1
+            fake.method_429 = {"answerCallbackQuery": 1}
+            playout = await play(fake, (ANN, BOB), random.Random(5), max_moves=1)
+            assert playout.moves == 1 and playout.refused == []
+            answers = [c for c in fake.calls if c.method == "answerCallbackQuery"]
+            assert [c.status for c in answers] == [429, 200]
+            assert answers[1].at - answers[0].at >= fake.retry_after
+            await invariants.all_well(fake)
+
 
 class TestCommandReplies:
     """Command replies share the group's one budget, and a 429 on one is waited out."""
