@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
 SWEEP_EVERY = 15.0
+SHOWN_MATCHES = 4096
+"""How many recent matches the delivery remembers the shown version of (to notice Redis losing writes)."""
 GROUP = "group"
 Lane = str | int
 """``GROUP`` or a seat."""
@@ -83,6 +86,8 @@ class Delivery:
         self.sleep = sleep
         self.on_migrate = on_migrate
         self._jobs: dict[str, _Job] = {}
+        self._shown: OrderedDict[str, int] = OrderedDict()
+        """The newest version of each match (the most recent ``SHOWN_MATCHES``) this process showed."""
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -108,6 +113,12 @@ class Delivery:
     async def _sweep_once(self) -> None:
         for match_id in await self.service.screens_due():
             if match_id not in self._jobs:
+                self.kick(match_id)
+        # Redis that went back to an earlier moment (a restart that lost its last second, a failover)
+        # shows itself nowhere but in what this process showed since: a match behind that is looked at.
+        ids = list(self._shown)
+        for match_id, version in zip(ids, await self.service.versions(ids), strict=True):
+            if version is not None and version < self._shown[match_id]:
                 self.kick(match_id)
 
     async def _sweep(self) -> None:
@@ -175,12 +186,39 @@ class Delivery:
         try:
             record, match, messages = await self.service.screens(match_id)
         except Rejected:
+            self._shown.pop(match_id, None)
             return  # expired: nothing left to show
+        if await self._went_back(record):
+            return
         if lane == GROUP:
             await self._group(record, match, messages)
         else:
             assert isinstance(lane, int)
             await self._panel(record, match, messages, lane)
+
+    async def _went_back(self, record: MatchRecord) -> bool:
+        """Whether Redis holds an older version of the match than this process showed (it lost writes): then
+        every message of the match is shown again from what Redis holds (new panels, the table edited)."""
+        shown = self._shown.get(record.id, -1)
+        if record.version < shown:
+            # A read that crossed a newer write would say the same: only a fresh read after it tells.
+            fresh, _ = await self.service.get(record.id)
+            if fresh.version < shown:
+                log.warning(
+                    "match %s: Redis holds version %s, older than the %s shown (it lost writes); showing it again",
+                    record.id, fresh.version, shown,
+                )  # fmt: skip
+                self._shown[record.id] = fresh.version
+                if fresh.is_active:
+                    await self.service.resync(record.id)
+                self.kick(record.id)
+                return True
+        if record.version > shown:
+            self._shown[record.id] = record.version
+        self._shown.move_to_end(record.id)
+        while len(self._shown) > SHOWN_MATCHES:
+            self._shown.popitem(last=False)
+        return False
 
     async def _group(self, record: MatchRecord, match: Match, messages: Messages) -> None:
         chat = record.chat_id

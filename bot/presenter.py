@@ -46,6 +46,12 @@ class Presenter:
         await self.service.resend_panel(record.id, seat)
         self.delivery.kick(record.id, (seat,))
 
+    async def resync(self, record: MatchRecord) -> None:
+        """Redis went back to an earlier moment than the messages show: both panels again as new messages,
+        and the table edited, to what Redis holds."""
+        await self.service.resync(record.id)
+        self.delivery.kick(record.id)
+
     async def migrate(self, old: int, new: int) -> None:
         """The group became a supergroup: everything of the chat moves to its new id, its matches show there."""
         log.info("chat %s migrated to %s", old, new)

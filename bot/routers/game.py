@@ -40,7 +40,7 @@ async def move(
     if seat is not None and query.message is not None and record.is_active:
         panel = await service.panel_message(record.id, seat)
         if panel is not None and panel != query.message.message_id:
-            await _outdated_panel(query, record.id, seat, presenter, log_ctx, "toast-old-panel")
+            await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-old-panel")
             return
     try:
         result = await service.submit(
@@ -49,9 +49,12 @@ async def move(
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value if exc.refusal is None else exc.refusal.value
         if exc.reason is Rejection.STALE and seat is not None:
-            await _outdated_panel(query, record.id, seat, presenter, log_ctx, "toast-stale")
+            await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-stale")
             return
         await query.answer(rejection_text(tr, exc, view))
+        if exc.reason is Rejection.MATCH_OVER and query.message is not None:
+            # A panel of a finished match that kept its buttons (one sent as the bot died, say).
+            await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
         return
     if result.duplicate:
         log_ctx["result"] = "duplicate"
@@ -61,17 +64,33 @@ async def move(
 
 
 async def _outdated_panel(
-    query: CallbackQuery, match_id: str, seat: int, presenter: Presenter, log_ctx: dict[str, Any], toast: str
+    query: CallbackQuery,
+    match_id: str,
+    seat: int,
+    version: int,
+    presenter: Presenter,
+    log_ctx: dict[str, Any],
+    toast: str,
 ) -> None:
-    """A press on an outdated panel: the player to act gets theirs again, at the bottom; the other a ``toast``."""
+    """A press on an outdated panel (its button made for ``version``): the player to act gets theirs again, at
+    the bottom; the other a ``toast``. A button newer than the match says that Redis lost writes (it went back
+    to an earlier moment): every message of the match is shown again from what Redis holds. The pressed
+    message, not the seat's panel, loses its buttons."""
     log_ctx["result"] = "old_panel"
-    record, match = await presenter.service.peek(match_id)
+    record, match = await presenter.service.get(match_id)
     tr = presenter.i18n[record.lang]
+    ahead = version > record.version and record.is_active
+    if ahead:
+        log_ctx["result"] = "ahead"
+        await presenter.resync(record)
     if record.is_active and match.turn == seat:
         await query.answer(tr("toast-panel-resent"))
-        await presenter.resend_panel(record, seat)
+        if not ahead:
+            await presenter.resend_panel(record, seat)
     else:
         await query.answer(tr(toast))
+    if query.message is not None and query.message.message_id != await presenter.service.panel_message(match_id, seat):
+        await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
 
 
 async def join_here(

@@ -276,6 +276,25 @@ class MatchService:
             pipe.zadd(self.keys.screens_due(), {match_id: self.clock()})
             await self._call(pipe.execute())
 
+    async def resync(self, match_id: str) -> None:
+        """Every message of the match must show it again: new panels, the table edited (its screens are due).
+        For a match whose messages show versions Redis no longer holds."""
+        fields: dict[Any, Any] = {"tv": -1, "p0v": -1, "p1v": -1, "p0n": -1, "p1n": -1}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.keys.match(match_id), mapping=fields)
+            pipe.zadd(self.keys.screens_due(), {match_id: self.clock()})
+            await self._call(pipe.execute())
+
+    async def versions(self, match_ids: list[str]) -> list[int | None]:
+        """The stored version of each match (None: gone), in one round trip."""
+        if not match_ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(self.keys.match(match_id), "v")
+            found = await self._call(pipe.execute())
+        return [None if v is None else int(v) for v in found]
+
     async def screens_due(self) -> list[str]:
         """Ids of the matches whose messages are behind (oldest first)."""
         ids = await self._call(self.redis.zrange(self.keys.screens_due(), 0, -1))

@@ -1,0 +1,89 @@
+"""The fault suite's world: a Redis of its own that a test stops, pauses and rolls back; the fake Bot API; the
+bot as a process (``python -m bot``) that a test kills; two players in a group."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.services.matches import MatchService
+from bot.services.models import MatchRecord
+from bot.storage.redis import create_redis
+from tests.e2e.driver import new_match, start_bot
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.process import RestartingBot, bot_env
+from tests.faults.players import Players
+from tests.faults.redis_control import ControlledRedis
+
+PREFIX = "faults"
+GROUP = -100_900
+ANN = FakeUser(9301, "Аня", "anya_faults", "ru")
+PIOTR = FakeUser(9302, "Piotr", "piotr_faults", "pl")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[ControlledRedis]:
+    """A Redis of the test's own, in a directory of its own (gone at the end, with everything in it)."""
+    directory = Path(tempfile.mkdtemp(prefix="domino-faults-"))
+    server = ControlledRedis(directory)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.resume()
+        server.kill()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+async def outside(own_redis: ControlledRedis) -> AsyncIterator[MatchService]:
+    """The test's own look at the bot's Redis (not while a fault is on)."""
+    redis = create_redis(own_redis.url)
+    yield MatchService(redis, prefix=PREFIX)
+    await redis.aclose()
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram, own_redis: ControlledRedis) -> AsyncIterator[RestartingBot]:
+    """The bot process on the test's Redis (started by the test; killed at its end)."""
+    runner = RestartingBot(
+        bot_env(telegram_api_base=fake.base, redis_url=own_redis.url, redis_prefix=PREFIX, turn_timeout="0")
+    )
+    yield runner
+    await runner.close()
+    print(runner.output)  # shown when the test failed
+
+
+@dataclass
+class Scene:
+    players: Players
+    initial: MatchRecord
+    """The match before any move, as stored (the referee's starting point)."""
+
+
+BINGO_TARGET = 2
+"""Game points a Bingo match of the suite is played to: a deal or two (at 1 a bingo taking the trump double
+could end it within the first presses, before the fault)."""
+
+
+async def a_match(fake: FakeTelegram, outside: MatchService, preset: str, *, seed: int = 0) -> Scene:
+    """Аня and Piotr start the bot; Аня challenges in the group (``preset``, Bingo to 2), Piotr joins."""
+    for user in (ANN, PIOTR):
+        await start_bot(fake, user)
+    await outside.update_chat_settings(GROUP, preset=preset, target=None if preset == "42" else BINGO_TARGET)
+    match_id = await new_match(fake, ANN, PIOTR, GROUP)
+    initial, _ = await outside.get(match_id)
+    return Scene(Players(fake, (ANN, PIOTR), match_id, GROUP, seed=seed), initial)

@@ -1,0 +1,153 @@
+"""The bot process through Redis faults: a clean restart, a 10 s outage, a 10 s hang, a rollback of its last second.
+
+Each match is finished by pressing the latest panels; the referee then
+replays the presses on the engine and must reach the match Redis holds, with
+no press lost and none applied behind a refusal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.i18n import I18n
+from bot.services.matches import MatchService
+from bot.services.models import LANGS
+from tests.e2e import screens
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.process import RestartingBot
+from tests.faults.conftest import GROUP, Scene, a_match
+from tests.faults.players import Verdict, referee, results
+from tests.faults.redis_control import ControlledRedis
+
+pytestmark = pytest.mark.faults
+
+I18N = I18n()
+STORAGE_DOWN = {I18N[lang]("toast-storage") for lang in LANGS}
+OUTAGE = 10.0
+"""Seconds Redis stays down or hangs (longer than the client's own retries)."""
+
+
+async def judged(
+    scene: Scene, outside: MatchService, fake: FakeTelegram, bot: RestartingBot, *, leftovers: bool = False
+) -> Verdict:
+    """Finish the match by pressing the latest panels; the referee's verdict, once every screen is final.
+    With ``leftovers``, panels the players hold from moves Redis lost are pressed too (they get a toast and
+    lose their buttons)."""
+    await scene.players.play()
+    record, _ = await outside.get(scene.players.match_id)
+    await screens.assert_screens_caught_up(fake, outside, record.id)
+    tidied = await scene.players.tidy()
+    assert leftovers or tidied == 0, f"{tidied} panels kept their buttons after the end"
+    await screens.assert_final(fake, outside, record.id, GROUP, I18N[record.lang])
+    assert results(fake, GROUP) == 1
+    verdict = referee(scene.initial, record, scene.players.presses)
+    assert verdict.lost == [], f"answered as taken, never applied: {verdict.lost}"
+    assert verdict.applied_refused == [], f"refused, applied all the same: {verdict.applied_refused}"
+    assert "Traceback" not in bot.output, bot.output
+    return verdict
+
+
+async def taken(scene: Scene, count: int) -> None:
+    """Play until ``count`` more presses were answered as taken."""
+    goal = sum(p.taken for p in scene.players.presses) + count
+    await scene.players.play(until=lambda: sum(p.taken for p in scene.players.presses) >= goal)
+
+
+async def settled(fake: FakeTelegram, outside: MatchService, match_id: str) -> None:
+    """Every message of the match shows its version (the match left the due set)."""
+    await screens.assert_screens_caught_up(fake, outside, match_id)
+
+
+class TestRedisGoesAway:
+    async def test_shutdown_nosave_and_restart(
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+    ) -> None:
+        """SHUTDOWN NOSAVE in mid-match: the press meanwhile gets the storage alert and changes nothing; Redis
+        starts again from its append-only file and the match goes on from where it was, nothing lost."""
+        await bot.start()
+        scene = await a_match(fake, outside, "bingo", seed=1)
+        await taken(scene, 5)
+        await settled(fake, outside, scene.players.match_id)
+        before, _ = await outside.get(scene.players.match_id)
+        own_redis.shutdown_nosave()
+        seat, panel = await scene.players.ready()
+        down = await scene.players.press(seat, panel)
+        assert down.answer is not None and down.answer.get("show_alert") and down.answer["text"] in STORAGE_DOWN
+        own_redis.start()
+        assert (await outside.get(scene.players.match_id))[0] == before
+        verdict = await judged(scene, outside, fake, bot)
+        assert down not in verdict.chain
+
+    async def test_outage_of_10_seconds(
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+    ) -> None:
+        """Redis is down for 10 s while the players keep pressing: every press then is answered with the
+        storage alert (none waits for long) and none is applied; once Redis is back the match goes on."""
+        await bot.start()
+        scene = await a_match(fake, outside, "bingo-classic", seed=2)
+        await taken(scene, 4)
+        own_redis.shutdown_nosave()
+        start = len(scene.players.presses)
+        until = time.monotonic() + OUTAGE
+        await scene.players.play(until=lambda: time.monotonic() > until)
+        own_redis.start()
+        during = scene.players.presses[start:]
+        assert len(during) >= 3
+        # The first press may have been taken before Redis went (its panel was on its way): the rest not.
+        for press in during[1:]:
+            assert press.answer is not None and press.answer["text"] in STORAGE_DOWN, press
+        verdict = await judged(scene, outside, fake, bot)
+        assert not set(during[1:]) & set(verdict.chain)
+
+    async def test_hang_of_10_seconds(
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+    ) -> None:
+        """Redis hangs (SIGSTOP) for 10 s: presses meanwhile get no answer until it wakes (SIGCONT), then each
+        is answered and the one that was taken is applied, once: none is lost to the client's timeouts and
+        retries (the lost press of #13: its de-duplication mark came back as another's)."""
+        await bot.start()
+        scene = await a_match(fake, outside, "bingo-domino", seed=3)
+        await taken(scene, 4)
+        await settled(fake, outside, scene.players.match_id)
+        own_redis.pause()
+        start = len(scene.players.presses)
+        until = time.monotonic() + OUTAGE
+        pressing = asyncio.create_task(scene.players.play(until=lambda: time.monotonic() > until, answer_within=0.5))
+        await asyncio.wait_for(pressing, OUTAGE + 30)
+        own_redis.resume()
+        during = scene.players.presses[start:]
+        assert during and all(p.answer is None for p in during), "a press was answered while Redis hung"
+        for press in during:
+            press.answer = await fake.wait_answer(press.query, timeout=30)
+        assert sum(p.taken for p in during) <= 1
+        verdict = await judged(scene, outside, fake, bot)
+        chain_during = [p for p in verdict.chain if p in during]
+        assert len(chain_during) <= 1
+
+
+class TestRollback:
+    async def test_redis_loses_its_last_second(
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+    ) -> None:
+        """Redis goes back to a moment two moves ago (what AOF everysec and a power cut do): the bot, whose
+        cache is newer, takes what Redis holds; the players' newer panels are outdated, the lost moves are
+        played again and the match ends as the replay of what Redis kept says (it used to answer "busy")."""
+        await bot.start()
+        scene = await a_match(fake, outside, "bingo", seed=4)
+        await taken(scene, 6)
+        await settled(fake, outside, scene.players.match_id)
+        kept, _ = await outside.get(scene.players.match_id)
+        snapshot = own_redis.snapshot()
+        await taken(scene, 2)
+        lost_from = len(scene.players.presses)
+        now, _ = await outside.get(scene.players.match_id)
+        assert now.version == kept.version + 2, scene.players.describe(all_presses=True)
+        own_redis.roll_back(snapshot)
+        assert (await outside.get(scene.players.match_id))[0] == kept
+        verdict = await judged(scene, outside, fake, bot, leftovers=True)
+        # The two lost moves were made again from the same panels' positions: the match went on from Redis.
+        again = [p for p in verdict.chain if p.version in (kept.version, kept.version + 1)]
+        assert [p.index >= lost_from for p in again] == [True, True], "the lost moves were not played again"
