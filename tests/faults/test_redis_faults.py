@@ -129,25 +129,37 @@ class TestRedisGoesAway:
 
 
 class TestRollback:
+    @pytest.mark.parametrize("panel", ["same", "new"])
     async def test_redis_loses_its_last_second(
-        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot, panel: str
     ) -> None:
-        """Redis goes back to a moment two moves ago (what AOF everysec and a power cut do): the bot, whose
-        cache is newer, takes what Redis holds; the players' newer panels are outdated, the lost moves are
-        played again and the match ends as the replay of what Redis kept says (it used to answer "busy")."""
+        """Redis goes back to a moment one move ago (what AOF everysec and a power cut do). The bot, whose
+        cache is newer, takes what Redis holds; the players' newer panels are outdated, the lost move is played
+        again and the match ends as the replay of what Redis kept says. ``same``: the player to act still
+        holds the panel message Redis knows (edited since): their press used to get "busy" for ever. ``new``:
+        the panel came after the moment Redis went back to, and both panels said "wait" for ever."""
         await bot.start()
         scene = await a_match(fake, outside, "bingo", seed=4)
-        await taken(scene, 6)
-        await settled(fake, outside, scene.players.match_id)
-        kept, _ = await outside.get(scene.players.match_id)
-        snapshot = own_redis.snapshot()
-        await taken(scene, 2)
-        lost_from = len(scene.players.presses)
-        now, _ = await outside.get(scene.players.match_id)
-        assert now.version == kept.version + 2, scene.players.describe(all_presses=True)
+        players, match_id = scene.players, scene.players.match_id
+        await taken(scene, 4)
+        for _ in range(16):
+            # A moment to go back to; one move after it, the panel to act must be the one wanted.
+            await settled(fake, outside, match_id)
+            kept, _ = await outside.get(match_id)
+            known = {p for p in (await outside.messages(match_id)).panels if p is not None}
+            snapshot = own_redis.snapshot()
+            await taken(scene, 1)
+            _, acting = await players.ready()
+            if (acting.message_id in known) == (panel == "same"):
+                break
+        else:
+            pytest.fail(f"no move left the {panel} panel to act")
+        assert (await outside.get(match_id))[0].version == kept.version + 1
         own_redis.roll_back(snapshot)
-        assert (await outside.get(scene.players.match_id))[0] == kept
+        assert (await outside.get(match_id))[0] == kept
+        replayed_from = len(players.presses)
         verdict = await judged(scene, outside, fake, bot, leftovers=True)
-        # The two lost moves were made again from the same panels' positions: the match went on from Redis.
-        again = [p for p in verdict.chain if p.version in (kept.version, kept.version + 1)]
-        assert [p.index >= lost_from for p in again] == [True, True], "the lost moves were not played again"
+        again = verdict.chain[kept.version]
+        assert again.index >= replayed_from, "the lost move was not played again"
+        assert bot.process is not None
+        assert "result=busy" not in bot.process.output
