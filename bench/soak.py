@@ -182,10 +182,17 @@ async def _report(figures: Figures, done: asyncio.Event) -> None:
         print(f"soak: {figures.presses} presses, {figures.kills} kills", file=sys.stderr, flush=True)
 
 
-async def _killer(bot: RestartingBot, kills: int, rng: random.Random, figures: Figures, done: asyncio.Event) -> None:
+async def _killer(
+    bot: RestartingBot,
+    kills: int,
+    rng: random.Random,
+    figures: Figures,
+    done: asyncio.Event,
+    within: tuple[float, float],
+) -> None:
     for _ in range(kills):
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(done.wait(), rng.uniform(5.0, 20.0))
+            await asyncio.wait_for(done.wait(), rng.uniform(*within))
             return
         await bot.kill()
         figures.kills += 1
@@ -232,9 +239,12 @@ async def run(
     seed: int = 1,
     presets: tuple[str, ...] = tuple(sorted(PRESETS)),
     log: Path | None = None,
+    bingo_target: int = 1,
+    kill_within: tuple[float, float] = (5.0, 20.0),
 ) -> Figures:
     """The soak; returns its figures (the keys it wrote are deleted at the end). Match ``i`` plays
-    ``presets[i % len(presets)]``."""
+    ``presets[i % len(presets)]``, Bingo to ``bingo_target``; each kill comes ``kill_within`` seconds after
+    the last (a random moment)."""
     started = time.monotonic()
     rng = random.Random(seed)
     figures = Figures(matches=matches)
@@ -258,7 +268,7 @@ async def run(
         pairs: list[tuple[FakeUser, FakeUser]] = [(users[i], users[(i + 1) % matches]) for i in range(matches)]
         for i, group in enumerate(groups):
             preset = presets[i % len(presets)]
-            await outside.update_chat_settings(group, preset=preset, target=1 if preset != "42" else None)
+            await outside.update_chat_settings(group, preset=preset, target=bingo_target if preset != "42" else None)
         fake.flood_ratio = flood_ratio
         for (creator, _), group in zip(pairs, groups, strict=True):
             fake.send_text(creator, group, "/play")
@@ -284,7 +294,7 @@ async def run(
         taken: Counter[tuple[str, int]] = Counter()
         done = asyncio.Event()
         reporter = asyncio.create_task(_report(figures, done))
-        killer = asyncio.create_task(_killer(bot, kills, rng, figures, done))
+        killer = asyncio.create_task(_killer(bot, kills, rng, figures, done, kill_within))
         players = asyncio.gather(
             *(
                 _play(fake, outside, match_id, pair, random.Random(rng.random()), figures, taken)

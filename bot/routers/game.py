@@ -74,8 +74,8 @@ async def _outdated_panel(
 ) -> None:
     """A press on an outdated panel (its button made for ``version``): the player to act gets theirs again, at
     the bottom; the other a ``toast``. A button newer than the match says that Redis lost writes (it went back
-    to an earlier moment): every message of the match is shown again from what Redis holds. The pressed
-    message, not the seat's panel, loses its buttons."""
+    to an earlier moment): every message of the match is shown again from what Redis holds, and the pressed
+    message loses its buttons."""
     log_ctx["result"] = "old_panel"
     record, match = await presenter.service.get(match_id)
     tr = presenter.i18n[record.lang]
@@ -89,7 +89,8 @@ async def _outdated_panel(
             await presenter.resend_panel(record, seat)
     else:
         await query.answer(tr(toast))
-    if query.message is not None and query.message.message_id != await presenter.service.panel_message(match_id, seat):
+    if ahead and query.message is not None:
+        # A panel of moves Redis lost: Redis does not know it, so nothing else would take its buttons away.
         await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
 
 

@@ -1,0 +1,22 @@
+"""A short run of the soak (``bench/soak.py``): concurrent matches of every preset through the bot process on
+real Redis, with stale and repeated presses, 429s on a tenth of the calls and a kill -9 restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import soak
+
+pytestmark = pytest.mark.faults
+
+
+async def test_short_soak() -> None:
+    """Every match finishes, no press is lost or applied twice, every result is posted once and the
+    leaderboards equal a replay of the finished matches."""
+    figures = await soak.run(matches=4, kills=1, flood_ratio=0.10, seed=3, bingo_target=1, kill_within=(2.0, 6.0))
+    print(figures.table())
+    assert figures.problems == []
+    assert figures.finished == figures.matches == figures.results_posted
+    assert figures.lost == 0 and figures.doubled == 0
+    assert figures.kills == 1 and figures.stale_sent + figures.repeats_sent > 0
+    assert figures.leaderboards_exact
