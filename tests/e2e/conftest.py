@@ -25,14 +25,6 @@ GROUP_BUDGET = 20
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
 def prefix() -> str:
     return f"e2e:{uuid.uuid4().hex}"
 

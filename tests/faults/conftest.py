@@ -11,27 +11,21 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import I18n
 from bot.services.matches import MatchService
 from bot.services.models import MatchRecord
 from bot.storage.redis import create_redis
+from tests.e2e import screens
 from tests.e2e.driver import new_match, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import RestartingBot, bot_env
-from tests.faults.players import Players
+from tests.faults.players import Players, Verdict, referee, results
 from tests.faults.redis_control import ControlledRedis
 
 PREFIX = "faults"
 GROUP = -100_900
 ANN = FakeUser(9301, "Аня", "anya_faults", "ru")
 PIOTR = FakeUser(9302, "Piotr", "piotr_faults", "pl")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 @pytest.fixture
@@ -87,3 +81,23 @@ async def a_match(fake: FakeTelegram, outside: MatchService, preset: str, *, see
     match_id = await new_match(fake, ANN, PIOTR, GROUP)
     initial, _ = await outside.get(match_id)
     return Scene(Players(fake, (ANN, PIOTR), match_id, GROUP, seed=seed), initial)
+
+
+async def judged(
+    scene: Scene, outside: MatchService, fake: FakeTelegram, bot: RestartingBot, *, leftovers: bool = False
+) -> Verdict:
+    """Finish the match by pressing the latest panels; the referee's verdict, once every screen is final.
+    With ``leftovers``, panels the players hold from moves Redis lost are pressed too (they get a toast and
+    lose their buttons)."""
+    await scene.players.play()
+    record, _ = await outside.get(scene.players.match_id)
+    await screens.assert_screens_caught_up(fake, outside, record.id)
+    tidied = await scene.players.tidy()
+    assert leftovers or tidied == 0, f"{tidied} panels kept their buttons after the end"
+    await screens.assert_final(fake, outside, record.id, GROUP, I18n()[record.lang])
+    assert results(fake, GROUP) == 1
+    verdict = referee(scene.initial, record, scene.players.presses)
+    assert verdict.lost == [], f"answered as taken, never applied: {verdict.lost}"
+    assert verdict.applied_refused == [], f"refused, applied all the same: {verdict.applied_refused}"
+    assert "Traceback" not in bot.output, bot.output
+    return verdict

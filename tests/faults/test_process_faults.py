@@ -11,30 +11,13 @@ import random
 
 import pytest
 
-from bot.i18n import I18n
 from bot.services.matches import MatchService
-from tests.e2e import screens
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.process import RestartingBot
-from tests.faults.conftest import GROUP, Scene, a_match
-from tests.faults.players import Press, Verdict, referee, results
+from tests.faults.conftest import GROUP, a_match, judged
+from tests.faults.players import Press
 
 pytestmark = pytest.mark.faults
-
-I18N = I18n()
-
-
-async def judged(scene: Scene, outside: MatchService, fake: FakeTelegram, bot: RestartingBot) -> Verdict:
-    """Finish the match by pressing the latest panels; the referee's verdict, once every screen is final."""
-    await scene.players.play()
-    record, _ = await outside.get(scene.players.match_id)
-    await screens.assert_final(fake, outside, record.id, GROUP, I18N[record.lang])
-    assert results(fake, GROUP) == 1
-    verdict = referee(scene.initial, record, scene.players.presses)
-    assert verdict.lost == [], f"answered as taken, never applied: {verdict.lost}"
-    assert verdict.applied_refused == [], f"refused, applied all the same: {verdict.applied_refused}"
-    assert "Traceback" not in bot.output, bot.output
-    return verdict
 
 
 def answers_to(fake: FakeTelegram, press: Press) -> int:

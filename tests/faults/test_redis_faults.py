@@ -18,8 +18,7 @@ from bot.services.models import LANGS
 from tests.e2e import screens
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.process import RestartingBot
-from tests.faults.conftest import GROUP, Scene, a_match
-from tests.faults.players import Verdict, referee, results
+from tests.faults.conftest import Scene, a_match, judged
 from tests.faults.redis_control import ControlledRedis
 
 pytestmark = pytest.mark.faults
@@ -28,26 +27,6 @@ I18N = I18n()
 STORAGE_DOWN = {I18N[lang]("toast-storage") for lang in LANGS}
 OUTAGE = 10.0
 """Seconds Redis stays down or hangs (longer than the client's own retries)."""
-
-
-async def judged(
-    scene: Scene, outside: MatchService, fake: FakeTelegram, bot: RestartingBot, *, leftovers: bool = False
-) -> Verdict:
-    """Finish the match by pressing the latest panels; the referee's verdict, once every screen is final.
-    With ``leftovers``, panels the players hold from moves Redis lost are pressed too (they get a toast and
-    lose their buttons)."""
-    await scene.players.play()
-    record, _ = await outside.get(scene.players.match_id)
-    await screens.assert_screens_caught_up(fake, outside, record.id)
-    tidied = await scene.players.tidy()
-    assert leftovers or tidied == 0, f"{tidied} panels kept their buttons after the end"
-    await screens.assert_final(fake, outside, record.id, GROUP, I18N[record.lang])
-    assert results(fake, GROUP) == 1
-    verdict = referee(scene.initial, record, scene.players.presses)
-    assert verdict.lost == [], f"answered as taken, never applied: {verdict.lost}"
-    assert verdict.applied_refused == [], f"refused, applied all the same: {verdict.applied_refused}"
-    assert "Traceback" not in bot.output, bot.output
-    return verdict
 
 
 async def taken(scene: Scene, count: int) -> None:
