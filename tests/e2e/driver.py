@@ -173,7 +173,10 @@ async def play(
                 continue
             playout.moves += 1
             progressed = True
-            await fake.wait_for(lambda v=before: _moved_on(fake, players, v), what="panels to show the move")
+            try:
+                await fake.wait_for(lambda v=before: _moved_on(fake, players, v), what="panels to show the move")
+            except AssertionError as error:
+                raise AssertionError(f"{error} at version {before}: {_panels(fake, players)}") from None
             if after_move is not None:
                 await after_move()
             break
@@ -193,6 +196,19 @@ async def play_to_end(
     playout = await play(fake, players, rng, after_move=after_move)
     assert all(panel_of(fake, u) is None for u in players), f"no end after {playout.moves} moves"
     return playout
+
+
+def _panels(fake: FakeTelegram, players: tuple[FakeUser, FakeUser]) -> str:
+    """Each player's newest panel: message id, version, last line (a failure's description)."""
+    shown = []
+    for user in players:
+        panel = panel_of(fake, user)
+        last = fake.last_message(user.id)
+        shown.append(
+            f"{user.first_name}: panel {panel.message_id if panel else None} v{version_of(panel) if panel else '-'}"
+            f" {panel.text.splitlines()[-1:] if panel else ''}; newest message {last.message_id if last else None}"
+        )
+    return "; ".join(shown)
 
 
 def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: int) -> bool:
