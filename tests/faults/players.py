@@ -4,7 +4,8 @@ The players see only what Telegram shows them: the newest panel of each
 asks for a move or says to wait; the one asking (the newest version, should
 both ask: one may be left from before a rollback) gets a press. Which button
 is a function of the panel's version, so the same position gets the same
-press, even played again after Redis lost it. Every press is logged with the
+press, even played again after Redis lost it (never a claim of doubles,
+which can end a match to 2 within its first presses). Every press is logged with the
 version its button carried and the answer it got (or none: the bot died).
 
 The referee knows nothing of the bot: from the first deal of the match
@@ -127,6 +128,9 @@ class Players:
 
     def _choose(self, panel: Sent) -> str:
         options = sorted(str(b["callback_data"]) for b in playable(panel))
+        # No claims of doubles: one of six or seven ends a short match within its first presses, before the
+        # fault (the e2e suite and the soak claim).
+        options = [o for o in options if not o.endswith("*")] or options
         return random.Random(f"{self.seed}:{self.match_id}:{version_of(panel)}").choice(options)
 
     async def press(self, seat: int, panel: Sent, *, hook: Hook | None = None, answer_within: float = 30.0) -> Press:

@@ -33,6 +33,7 @@ async def taken(scene: Scene, count: int) -> None:
     """Play until ``count`` more presses were answered as taken."""
     goal = sum(p.taken for p in scene.players.presses) + count
     await scene.players.play(until=lambda: sum(p.taken for p in scene.players.presses) >= goal)
+    assert not scene.players.over(), "the match ended before the fault"
 
 
 async def settled(fake: FakeTelegram, outside: MatchService, match_id: str) -> None:
