@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -24,7 +22,9 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.clock import BACKOFF_FIRST, Clock, FileClock, next_backoff
+from bot import webhook
+from bot.backoff import with_backoff
+from bot.clock import Clock, FileClock
 from bot.config import Settings, StartupError
 from bot.delivery import Delivery
 from bot.i18n import I18n
@@ -39,29 +39,6 @@ from bot.storage.redis import create_redis, redacted
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-
-async def with_backoff(
-    attempt: Callable[[], Awaitable[T]],
-    retry_on: tuple[type[BaseException], ...],
-    complaint: Callable[[BaseException, float], str],
-) -> T:
-    """``attempt()``'s result, calling it again after 1, 2, 4... (at most 30) seconds while it fails as listed
-    (after the wait Telegram asks for, on a 429)."""
-    delay = BACKOFF_FIRST
-    while True:
-        wait = delay
-        try:
-            return await attempt()
-        except retry_on as error:
-            if isinstance(error, TelegramRetryAfter):
-                wait = float(error.retry_after)
-            log.warning("%s", complaint(error, wait))
-        await asyncio.sleep(wait)
-        delay = next_backoff(delay)
-
 
 async def wait_for_redis(redis: Redis, url: str) -> None:
     """Return once Redis answers a PING, saying what is wrong (with the URL) while it does not."""
@@ -214,7 +191,8 @@ async def set_commands(bot: Bot, i18n: I18n) -> None:
 
 
 async def run(settings: Settings, redis_url: str) -> None:
-    """Poll Telegram until SIGINT or SIGTERM; ``redis_url`` is the shared server's or the bot's own."""
+    """Poll Telegram, or serve the webhook, until SIGINT or SIGTERM; ``redis_url`` is the shared server's or
+    the bot's own."""
     redis = create_redis(redis_url)
     try:
         await wait_for_redis(redis, redis_url)
@@ -224,8 +202,11 @@ async def run(settings: Settings, redis_url: str) -> None:
         raise
     menus = asyncio.create_task(keep_setting_commands(app.bot, app.presenter.i18n))
     try:
-        log.info("bot @%s polling", app.presenter.bot_username)
-        await app.dispatcher.start_polling(app.bot, handle_signals=True)
+        if settings.webhook_url:
+            await webhook.serve(app.dispatcher, app.bot, app.redis, settings, app.presenter.bot_username)
+        else:
+            log.info("bot @%s polling", app.presenter.bot_username)
+            await app.dispatcher.start_polling(app.bot, handle_signals=True)
     finally:
         menus.cancel()
         with contextlib.suppress(asyncio.CancelledError):

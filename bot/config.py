@@ -52,6 +52,28 @@ class Settings(BaseSettings):
     """Seconds between two messages or edits in one private chat."""
     log_level: str = "INFO"
     """DEBUG, INFO, WARNING or ERROR."""
+    webhook_url: str | None = None
+    """The public URL Telegram posts updates to (https://bot.example.org/tg); unset: long polling."""
+    webhook_secret: SecretStr | None = None
+    """The secret Telegram sends with every update; unset: one derived from BOT_TOKEN (the same in each process)."""
+    webhook_host: str = "0.0.0.0"
+    """The address the webhook server listens on."""
+    webhook_port: int = 8080
+    """The port the webhook server listens on (GET /healthz there says whether Redis answers)."""
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_shape(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^https?://[^/\s]+(/\S*)?$", value.strip()):
+            raise ValueError("expected an http(s) URL, like https://bot.example.org/tg")
+        return value.strip() if value is not None and value.strip() else None
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not re.match(r"^[A-Za-z0-9_-]{1,256}$", value.get_secret_value()):
+            raise ValueError("1 to 256 letters, digits, _ or - (what Telegram allows)")
+        return value
 
     @field_validator("bot_token")
     @classmethod
@@ -66,7 +88,8 @@ def settings_help() -> str:
     lines = [
         "usage: python -m bot [--help]",
         "",
-        "Runs the domino bot with long polling. Settings come from the environment or a .env file:",
+        "Runs the domino bot: long polling, or a webhook server when WEBHOOK_URL is set.",
+        "Settings come from the environment or a .env file:",
         "",
     ]
     for name, field in Settings.model_fields.items():

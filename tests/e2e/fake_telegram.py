@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import ClientError, ClientSession, web
 
 
 @dataclass
@@ -101,7 +101,9 @@ def html_error(text: str) -> str | None:
     return None
 
 
-JSON_FIELDS = {"reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities"}
+JSON_FIELDS = {
+    "reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities", "allowed_updates",
+}  # fmt: skip
 BOT_ID = 123456
 """The bot's id, as in its token (``123456:TEST-token``), as Telegram has it."""
 
@@ -160,6 +162,15 @@ class FakeTelegram:
         self.kicked: set[int] = set()
         """Groups that removed the bot: 403 to anything sent there."""
         self.unknown_methods: list[str] = []
+        self.webhook: dict[str, Any] | None = None
+        """What ``setWebhook`` set (url, secret_token, allowed_updates); while set, updates are posted there."""
+        self.route: Callable[[dict[str, Any]], str] | None = None
+        """Where an update is posted (tests: several processes behind one URL); unset: the webhook's URL."""
+        self.posts: list[tuple[int, str, int]] = []
+        """Every webhook post: update id, URL, the HTTP status it got (or 0: no answer)."""
+        self._hooked: set[int] = set()
+        self._senders: set[asyncio.Task[None]] = set()
+        self._client: ClientSession | None = None
         self._runner: web.AppRunner | None = None
         self.base = ""
 
@@ -193,6 +204,11 @@ class FakeTelegram:
         self._new_update.set()
 
     async def stop(self) -> None:
+        for task in self._senders:
+            task.cancel()
+        await asyncio.gather(*self._senders, return_exceptions=True)
+        if self._client is not None:
+            await self._client.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -224,6 +240,8 @@ class FakeTelegram:
         if self.method_429.get(method, 0) > 0:
             self.method_429[method] -= 1
             flood = True
+        if method == "getUpdates" and self.webhook is not None:
+            return self._error(409, "Conflict: can't use getUpdates method while webhook is active")
         if method == "getUpdates" and not flood:
             return 200, {"ok": True, "result": await self._get_updates(p)}
         if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):
@@ -290,7 +308,54 @@ class FakeTelegram:
         return self._ok({"id": BOT_ID, "is_bot": True, "first_name": "Domino", "username": self.bot_username})
 
     def _m_deleteWebhook(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        self.webhook = None
         return self._ok(True)
+
+    def _m_setWebhook(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        self.webhook = {
+            "url": p["url"],
+            "secret_token": p.get("secret_token"),
+            "allowed_updates": p.get("allowed_updates"),
+        }
+        for update in self.updates:
+            if update["update_id"] not in self._hooked:
+                self._post_later(update)
+        return self._ok(True)
+
+    def _m_getWebhookInfo(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        pending = sum(1 for u in self.updates if u["update_id"] not in self._hooked)
+        return self._ok({"url": (self.webhook or {}).get("url", ""), "has_custom_certificate": False,
+                         "pending_update_count": pending})  # fmt: skip
+
+    # -- webhook delivery ----------------------------------------------------------
+
+    def _post_later(self, update: dict[str, Any]) -> None:
+        task = asyncio.create_task(self._post(update))
+        self._senders.add(task)
+        task.add_done_callback(self._senders.discard)
+
+    async def _post(self, update: dict[str, Any]) -> None:
+        """Post an update to the webhook as Telegram does: again after a while until it is answered 200."""
+        if self._client is None:
+            self._client = ClientSession()
+        delay = 0.05
+        while self.webhook is not None:
+            url = self.route(update) if self.route is not None else self.webhook["url"]
+            headers = {"X-Telegram-Bot-Api-Secret-Token": self.webhook.get("secret_token") or ""}
+            try:
+                async with self._client.post(url, json=update, headers=headers) as response:
+                    status = response.status
+                    await response.read()
+            except (ClientError, OSError):
+                status = 0
+            self.posts.append((update["update_id"], url, status))
+            if status == 200:
+                if update["update_id"] not in self._hooked:
+                    self._hooked.add(update["update_id"])
+                    self.delivered += 1
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
 
     def _m_setMyCommands(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.commands.append(p)
@@ -397,7 +462,11 @@ class FakeTelegram:
 
     def deliver_again(self, update_id: int) -> None:
         """Telegram delivers an update once more (it does, when it did not see the bot take it), with its id."""
-        self._again.append(next(u for u in self.updates if u["update_id"] == update_id))
+        update = next(u for u in self.updates if u["update_id"] == update_id)
+        if self.webhook is not None:
+            self._post_later(update)
+            return
+        self._again.append(update)
         self._new_update.set()
 
     def _push(self, update: dict[str, Any]) -> int:
@@ -405,6 +474,8 @@ class FakeTelegram:
         update["update_id"] = update_id
         self.updates.append(update)
         self._new_update.set()
+        if self.webhook is not None:
+            self._post_later(update)
         return update_id
 
     def migrate(self, user: FakeUser, old: int, new: int) -> None:

@@ -61,6 +61,10 @@ SETTING_NAMES = frozenset(
         "TURN_TIMEOUT",
         "CLAIM_AFTER",
         "CLOCK_FILE",
+        "WEBHOOK_URL",
+        "WEBHOOK_SECRET",
+        "WEBHOOK_HOST",
+        "WEBHOOK_PORT",
     }
 )
 

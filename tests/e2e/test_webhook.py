@@ -1,0 +1,118 @@
+"""Webhook mode: ``python -m bot`` with ``WEBHOOK_URL`` serves updates over aiohttp; the fake Bot API posts them."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.e2e.driver import new_match, play_to_end, start_bot
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.process import BotProcess, bot_env, free_port
+from tests.faults.redis_control import ControlledRedis
+
+GROUP = -100_444
+ANN = FakeUser(4401, "Ann", "ann_hook", "ru")
+BOB = FakeUser(4402, "Bob", "bob_hook", "pl")
+
+
+def serving(line: str) -> bool:
+    return "serving the webhook" in line
+
+
+@pytest.fixture
+def own_redis() -> Iterator[ControlledRedis]:
+    directory = Path(tempfile.mkdtemp(prefix="domino-hook-"))
+    server = ControlledRedis(directory)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+def hook_env(fake: FakeTelegram, redis_url: str, port: int, **more: str) -> dict[str, str]:
+    return bot_env(
+        telegram_api_base=fake.base,
+        redis_url=redis_url,
+        redis_prefix="hook",
+        webhook_url=f"http://127.0.0.1:{port}/tg/updates",
+        webhook_host="127.0.0.1",
+        webhook_port=str(port),
+        **more,
+    )
+
+
+class TestWebhook:
+    async def test_a_match_over_the_webhook(
+        self, fake: FakeTelegram, own_redis: ControlledRedis, http: aiohttp.ClientSession
+    ) -> None:
+        """The bot sets the webhook (its URL, a secret, the update types it handles), takes updates posted
+        there, refuses a post without the secret, says on /healthz whether Redis answers, and a whole match
+        is played through it; SIGINT stops it and leaves the webhook for the other processes."""
+        port = free_port()
+        process = await BotProcess(hook_env(fake, own_redis.url, port)).start()
+        try:
+            await process.wait_line(serving, timeout=60, what="the webhook server")
+            assert fake.webhook is not None
+            assert fake.webhook["url"] == f"http://127.0.0.1:{port}/tg/updates"
+            secret = fake.webhook["secret_token"]
+            assert secret and len(secret) >= 32 and "TEST-token" not in secret
+            assert {"message", "callback_query", "my_chat_member"} <= set(fake.webhook["allowed_updates"])
+            base = f"http://127.0.0.1:{port}"
+            async with http.post(f"{base}/tg/updates", json={"update_id": 1}) as response:
+                assert response.status == 401
+            async with http.post(
+                f"{base}/tg/updates", json={"update_id": 1}, headers={"X-Telegram-Bot-Api-Secret-Token": "no"}
+            ) as response:
+                assert response.status == 401
+            async with http.get(f"{base}/healthz") as response:
+                assert response.status == 200 and (await response.json())["ok"] is True
+
+            for user in (ANN, BOB):
+                await start_bot(fake, user)
+            await new_match(fake, ANN, BOB, GROUP)
+            await play_to_end(fake, (ANN, BOB), random.Random(3))
+            await fake.wait_for(lambda: any(m.text.startswith("🏆") for m in fake.chat_messages(GROUP)))
+            assert all(status == 200 for _, _, status in fake.posts)
+            assert fake.polls == 0
+
+            own_redis.shutdown_nosave()
+            async with http.get(f"{base}/healthz") as response:
+                assert response.status == 503 and (await response.json())["ok"] is False
+            own_redis.start()
+            async with http.get(f"{base}/healthz") as response:
+                assert response.status == 200
+            assert await process.interrupt() == 0
+        finally:
+            await process.close()
+        assert fake.webhook is not None, "a stopping process took the webhook away from the others"
+        assert "Traceback" not in process.output, process.output
+
+    async def test_port_taken(self, fake: FakeTelegram, own_redis: ControlledRedis) -> None:
+        """A port something else listens on: one line saying what to set, exit code 2, no traceback."""
+        port = free_port()
+        blocker = aiohttp.web.AppRunner(aiohttp.web.Application())
+        await blocker.setup()
+        await aiohttp.web.TCPSite(blocker, "127.0.0.1", port).start()
+        process = await BotProcess(hook_env(fake, own_redis.url, port)).start()
+        try:
+            assert await process.exit_code(timeout=60) == 2
+        finally:
+            await process.close()
+            await blocker.cleanup()
+        assert "Traceback" not in process.output
+        assert process.lines[-1].startswith(f"cannot listen on 127.0.0.1:{port}"), process.output
+        assert "WEBHOOK_PORT" in process.lines[-1]
