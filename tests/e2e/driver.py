@@ -211,10 +211,20 @@ def _panels(fake: FakeTelegram, players: tuple[FakeUser, FakeUser]) -> str:
     return "; ".join(shown)
 
 
+def held_panel(fake: FakeTelegram, user: FakeUser) -> Sent | None:
+    """The panel the user holds: the newest message that ever had game buttons, while it has them (an older
+    one that kept its buttons, sent in the instant the bot was killed, is not it)."""
+    for sent in reversed(fake.chat_messages(user.id)):
+        if any(move_data(b) for markup in sent.markups if markup for row in markup.get("inline_keyboard", [])
+               for b in row):  # fmt: skip
+            return sent if any(move_data(b) for b in sent.buttons()) else None
+    return None
+
+
 def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: int) -> bool:
     """Both panels show a version after ``version`` (or have no buttons any more)."""
     for user in players:
-        panel = panel_of(fake, user)
+        panel = held_panel(fake, user)
         if panel is not None and version_of(panel) <= version:
             return False
     return True

@@ -61,6 +61,8 @@ class Sent:
     text: str
     reply_markup: dict[str, Any] | None
     history: list[str] = field(default_factory=list)
+    markups: list[dict[str, Any] | None] = field(default_factory=list)
+    """Every keyboard the message had, the first one first."""
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.reply_markup:
@@ -413,6 +415,7 @@ class FakeTelegram:
             return bad
         sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"))
         sent.history.append(sent.text)
+        sent.markups.append(sent.reply_markup)
         self.messages[(chat_id, sent.message_id)] = sent
         return self._ok(self._message_dict(sent))
 
@@ -432,6 +435,7 @@ class FakeTelegram:
             )
         sent.text, sent.reply_markup = p["text"], markup
         sent.history.append(sent.text)
+        sent.markups.append(markup)
         return self._ok(self._message_dict(sent))
 
     def _m_editMessageReplyMarkup(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -443,6 +447,7 @@ class FakeTelegram:
         if sent.reply_markup == markup:
             return self._error(400, "Bad Request: message is not modified")
         sent.reply_markup = markup
+        sent.markups.append(markup)
         return self._ok(self._message_dict(sent))
 
     def _m_deleteMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
