@@ -28,6 +28,7 @@ from bot.clock import Clock, FileClock
 from bot.config import Settings, StartupError
 from bot.delivery import Delivery
 from bot.i18n import I18n
+from bot.limits import Budget, SharedLimiter
 from bot.middlewares import UpdateMiddleware
 from bot.outbox import LimitMiddleware, Outbox
 from bot.presenter import Presenter
@@ -39,6 +40,7 @@ from bot.storage.redis import create_redis, redacted
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
+
 
 async def wait_for_redis(redis: Redis, url: str) -> None:
     """Return once Redis answers a PING, saying what is wrong (with the URL) while it does not."""
@@ -132,13 +134,14 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     clock = clock or create_clock(settings)
     service = create_service(settings, redis, clock)
     i18n = I18n()
+    budget = Budget(settings.group_budget, settings.group_window, settings.private_gap)
     outbox = Outbox(
         bot,
-        group_budget=settings.group_budget,
-        group_window=settings.group_window,
-        private_gap=settings.private_gap,
-        clock=clock.monotonic,
+        group_budget=budget.group_budget,
+        group_window=budget.group_window,
+        private_gap=budget.private_gap,
         sleep=clock.sleep,
+        limiter=SharedLimiter(redis, service.keys, budget, clock.shared),
     )
     bot.session.middleware(LimitMiddleware(outbox))
     delivery = Delivery(service, outbox, i18n, time=clock.time, sleep=clock.sleep, bot_username=me.username or "")

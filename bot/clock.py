@@ -18,13 +18,18 @@ class Clock:
         """Seconds on a clock that never goes back (rate limits)."""
         return time.monotonic()
 
+    def shared(self) -> float:
+        """Seconds on a clock every process on one Redis shares (Telegram's budgets counted there): the wall
+        clock, even where ``time`` is a test's."""
+        return time.time()
+
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
 
 class FileClock(Clock):
     """Wall time read from a file that a test writes (``CLOCK_FILE``), so that several bot processes share a
-    clock the test moves; the monotonic clock and sleeping stay real (rate limits, polling)."""
+    clock the test moves; the monotonic and shared clocks and sleeping stay real (rate limits, polling)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

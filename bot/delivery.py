@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -51,6 +52,11 @@ log = logging.getLogger(__name__)
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
 SWEEP_EVERY = 15.0
+LANE_LEASE = 120.0
+"""Seconds a process's hold on a lane of a match lasts unless renewed; a process killed holding it loses it
+sooner, once its heartbeat (``HEARTBEAT_TTL``) is gone."""
+HEARTBEAT_EVERY = 1.0
+HEARTBEAT_TTL = 3.0
 SHOWN_MATCHES = 4096
 """How many recent matches the delivery remembers the shown version of (to notice Redis losing writes)."""
 GROUP = "group"
@@ -86,9 +92,12 @@ class Delivery:
         self.sleep = sleep
         self.on_migrate = on_migrate
         self._jobs: dict[str, _Job] = {}
+        self.token = secrets.token_hex(8)
+        """This process's name on the lanes it delivers (``LANE_LEASE``)."""
         self._shown: OrderedDict[str, int] = OrderedDict()
         """The newest version of each match (the most recent ``SHOWN_MATCHES``) this process showed."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
         self._closed = False
 
     # -- scheduling -----------------------------------------------------------
@@ -106,9 +115,20 @@ class Delivery:
 
     async def resume(self) -> None:
         """Start delivering every due match (after a start), and keep sweeping for any left behind."""
+        await self.service.beat(self.token, HEARTBEAT_TTL)
+        if self._heart is None:
+            self._heart = asyncio.create_task(self._beat())
         await self._sweep_once()
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _beat(self) -> None:
+        """Say every second that this process is alive: a lane it holds is taken over soon after it dies.
+        (Real time, whatever the clock: the heartbeat's TTL is Redis's.)"""
+        while not self._closed:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            with contextlib.suppress(StorageUnavailable):
+                await self.service.beat(self.token, HEARTBEAT_TTL)
 
     async def _sweep_once(self) -> None:
         for match_id in await self.service.screens_due():
@@ -135,6 +155,8 @@ class Delivery:
         tasks = [t for job in self._jobs.values() for t in job.tasks.values() if not t.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
+        if self._heart is not None:
+            tasks.append(self._heart)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -148,25 +170,63 @@ class Delivery:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, match_id: str, job: _Job, lane: Lane) -> None:
+        """Run the lane while it has work, holding its lease (another process that holds it instead is asked
+        to run it once more)."""
         backoff = BACKOFF_FIRST
-        while job.dirty[lane] and not self._closed:
-            job.dirty[lane] = False
-            try:
-                await self._pass(match_id, lane)
-                backoff = BACKOFF_FIRST
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                job.dirty[lane] = True
-                wait = float(exc.retry_after) if isinstance(exc, TelegramRetryAfter) else backoff
-                log.warning("match %s %s: delivery failed (%s: %s), again in %.0f s", match_id, lane,
-                            type(exc).__name__, exc, wait)  # fmt: skip
-                await self.sleep(wait)
-                backoff = next_backoff(backoff)
+        name = str(lane)
+        keeper: asyncio.Task[None] | None = None
+        refused = False
+        try:
+            while job.dirty[lane] and not self._closed:
+                job.dirty[lane] = False
+                try:
+                    if keeper is None:
+                        if not await self.service.take_lane(match_id, name, self.token, LANE_LEASE):
+                            if refused:
+                                break  # a live process holds it, and runs it once more
+                            # Its holder may have died this very moment (its heartbeat not gone yet): once more
+                            # after the heartbeat's time.
+                            refused = job.dirty[lane] = True
+                            await asyncio.sleep(HEARTBEAT_TTL)
+                            continue
+                        keeper = asyncio.create_task(self._keep(match_id, name))
+                    await self._pass(match_id, lane)
+                    backoff = BACKOFF_FIRST
+                    if not job.dirty[lane]:
+                        if await self.service.leave_lane(match_id, name, self.token, LANE_LEASE):
+                            job.dirty[lane] = True  # another process asked meanwhile
+                        else:
+                            keeper.cancel()
+                            keeper = None
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    job.dirty[lane] = True
+                    wait = float(exc.retry_after) if isinstance(exc, TelegramRetryAfter) else backoff
+                    log.warning("match %s %s: delivery failed (%s: %s), again in %.0f s", match_id, lane,
+                                type(exc).__name__, exc, wait)  # fmt: skip
+                    await self.sleep(wait)
+                    backoff = next_backoff(backoff)
+        finally:
+            if keeper is not None:
+                keeper.cancel()
+                # Stopping (or failing) while holding the lane: another process may take it at once.
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.service.leave_lane(match_id, name, self.token, 0.001), 2)
         if all(t.done() or t is asyncio.current_task() for t in job.tasks.values()) and not any(job.dirty.values()):
             self._jobs.pop(match_id, None)
             with contextlib.suppress(StorageUnavailable, Rejected):
                 await self._settle(match_id)
+
+    async def _keep(self, match_id: str, lane: str) -> None:
+        """Renew the lane's lease while this process runs it (a pass may wait out long 429s)."""
+        while True:
+            await self.sleep(LANE_LEASE / 4)
+            try:
+                if not await self.service.keep_lane(match_id, lane, self.token, LANE_LEASE):
+                    log.warning("match %s %s: the lane's lease was lost (Redis down for long?)", match_id, lane)
+            except StorageUnavailable:
+                pass
 
     async def _settle(self, match_id: str) -> None:
         try:

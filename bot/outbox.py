@@ -24,7 +24,6 @@ import contextlib
 import itertools
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -38,11 +37,12 @@ from aiogram.methods import AnswerCallbackQuery, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.limits import Budget, Limiter, LocalLimiter
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 NETWORK_RETRIES = 3
-WINDOW_MARGIN = 1.025
 _COUNTED = ("Send", "Edit", "Forward", "Copy")
 """Methods whose names start so put something in a chat: they count against its budget."""
 _IN_OUTBOX: ContextVar[bool] = ContextVar("in_outbox", default=False)
@@ -55,13 +55,9 @@ SHOWN_PER_CHAT = 256
 
 @dataclass
 class _Lane:
-    """One chat's queue and its record of recent sends."""
+    """One chat's queue in this process."""
 
-    is_group: bool
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sent: deque[float] = field(default_factory=deque)
-    last_any: float = -1e9
-    last_edit: float = -1e9
     pending: dict[int, tuple[int, str, InlineKeyboardMarkup | None]] = field(default_factory=dict)
     shown: dict[int, int] = field(default_factory=dict)
     """The newest version of each message sent to Telegram."""
@@ -79,13 +75,12 @@ class Outbox:
         edit_reserve: int = 4,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        limiter: Limiter | None = None,
     ) -> None:
         self.bot = bot
-        self.group_budget = group_budget
-        self.group_window = group_window
-        self.private_gap = private_gap
-        self.edit_reserve = min(edit_reserve, group_budget - 1)
-        self.clock = clock
+        self.budget = Budget(group_budget, group_window, private_gap, edit_reserve)
+        self.limiter: Limiter = limiter or LocalLimiter(self.budget, clock)
+        """Counts each chat's budget: in this process, or (``SharedLimiter``) for every process in Redis."""
         self.sleep = sleep
         self._lanes: dict[int, _Lane] = {}
         self._versions = itertools.count(1)
@@ -93,33 +88,12 @@ class Outbox:
     def _lane(self, chat_id: int) -> _Lane:
         lane = self._lanes.get(chat_id)
         if lane is None:
-            lane = self._lanes[chat_id] = _Lane(is_group=chat_id < 0)
+            lane = self._lanes[chat_id] = _Lane()
         return lane
 
-    async def _take_slot(self, lane: _Lane, *, edit: bool) -> None:
+    async def _take_slot(self, chat_id: int, *, edit: bool) -> None:
         """Wait until this chat may get one more send or edit, and count it."""
-        while True:
-            now = self.clock()
-            if lane.is_group:
-                # A little over the window: Telegram counts when a request arrives, and arrivals jitter.
-                window = self.group_window * WINDOW_MARGIN
-                while lane.sent and lane.sent[0] <= now - window:
-                    lane.sent.popleft()
-                limit = self.group_budget - (self.edit_reserve if edit else 0)
-                wait = 0.0
-                if len(lane.sent) >= limit:
-                    wait = lane.sent[len(lane.sent) - limit] + window - now
-                if edit:
-                    wait = max(wait, lane.last_edit + window / self.group_budget - now)
-            else:
-                wait = lane.last_any + self.private_gap - now
-            if wait <= 0:
-                if lane.is_group:
-                    lane.sent.append(now)
-                lane.last_any = now
-                if edit:
-                    lane.last_edit = now
-                return
+        while (wait := await self.limiter.take(chat_id, edit=edit)) > 0:
             await self.sleep(wait)
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
@@ -159,7 +133,7 @@ class Outbox:
         """Send a message (waiting for the chat's budget). Errors such as 403 reach the caller."""
         lane = self._lane(chat_id)
         async with lane.lock:
-            await self._take_slot(lane, edit=False)
+            await self._take_slot(chat_id, edit=False)
             message = await self._call(
                 lambda: self.bot.send_message(
                     chat_id,
@@ -185,7 +159,7 @@ class Outbox:
         async with lane.lock:
             if lane.shown.get(message_id, -1) > version:
                 return
-            await self._take_slot(lane, edit=True)
+            await self._take_slot(chat_id, edit=True)
             waiting = lane.pending.get(message_id)
             if waiting is not None and waiting[0] <= version:
                 del lane.pending[message_id]
@@ -232,7 +206,7 @@ class Outbox:
     async def _flush(self, chat_id: int, lane: _Lane) -> None:
         while lane.pending:
             async with lane.lock:
-                await self._take_slot(lane, edit=True)
+                await self._take_slot(chat_id, edit=True)
                 message_id = next(iter(lane.pending))
                 version, text, markup = lane.pending.pop(message_id)
                 if lane.shown.get(message_id, -1) > version:
@@ -265,7 +239,7 @@ class Outbox:
         lane = self._lane(chat_id)
         async with lane.lock:
             while True:
-                await self._take_slot(lane, edit=type(method).__name__.startswith("Edit"))
+                await self._take_slot(chat_id, edit=type(method).__name__.startswith("Edit"))
                 try:
                     return await make_request(bot, method)
                 except TelegramRetryAfter as exc:

@@ -121,6 +121,9 @@ class MatchService:
         self._expire_challenge = redis.register_script(scripts.EXPIRE_CHALLENGE)
         self._mark_clock = redis.register_script(scripts.MARK_CLOCK)
         self._forget_delivery = redis.register_script(scripts.FORGET_DELIVERY)
+        self._take_lane = redis.register_script(scripts.TAKE_LANE)
+        self._leave_lane = redis.register_script(scripts.LEAVE_LANE)
+        self._keep_lane = redis.register_script(scripts.KEEP_LANE)
 
     async def _call(self, op: Awaitable[T]) -> T:
         try:
@@ -284,6 +287,39 @@ class MatchService:
             pipe.hset(self.keys.match(match_id), mapping=fields)
             pipe.zadd(self.keys.screens_due(), {match_id: self.clock()})
             await self._call(pipe.execute())
+
+    # -- who delivers: one process per lane of a match -----------------------------
+
+    def _lane_keys(self, match_id: str, lane: str) -> list[str]:
+        return [self.keys.lane(match_id, lane), self.keys.lane_again(match_id, lane)]
+
+    async def take_lane(self, match_id: str, lane: str, token: str, lease: float) -> bool:
+        """Whether this process (``token``) now delivers the lane, for ``lease`` seconds; False: another live
+        process does, and is asked to run it once more. A holder that is not alive (killed: its heartbeat is
+        gone) loses the lane at once."""
+        keys = self._lane_keys(match_id, lane)
+        args: list[str | int] = [token, int(lease * 1000), ""]
+        holder = _text(await self._call(self._take_lane(keys=keys, args=args)))
+        if not holder:
+            return True
+        if await self._call(self.redis.exists(self.keys.process(holder))):
+            return False
+        args[2] = holder
+        return not _text(await self._call(self._take_lane(keys=keys, args=args)))
+
+    async def beat(self, token: str, ttl: float) -> None:
+        """This process (``token``) is alive for ``ttl`` more seconds (the lanes it holds are its own)."""
+        await self._call(self.redis.set(self.keys.process(token), "1", px=int(ttl * 1000)))
+
+    async def leave_lane(self, match_id: str, lane: str, token: str, lease: float) -> bool:
+        """Done with the lane: True when it must run again (another process asked; the lease is kept)."""
+        args: list[str | int] = [token, int(lease * 1000)]
+        return bool(await self._call(self._leave_lane(keys=self._lane_keys(match_id, lane), args=args)))
+
+    async def keep_lane(self, match_id: str, lane: str, token: str, lease: float) -> bool:
+        """Renew the lease on the lane; False when this process no longer holds it."""
+        args: list[str | int] = [token, int(lease * 1000)]
+        return bool(await self._call(self._keep_lane(keys=[self.keys.lane(match_id, lane)], args=args)))
 
     async def versions(self, match_ids: list[str]) -> list[int | None]:
         """The stored version of each match (None: gone), in one round trip."""

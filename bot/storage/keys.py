@@ -21,6 +21,18 @@ class Keys:
         """List: the match's results still to post in the group (JSON), oldest first."""
         return f"{self.prefix}:{{m:{match_id}}}:posts"
 
+    def lane(self, match_id: str, lane: str) -> str:
+        """String with a TTL: the token of the process delivering this lane of the match (``group``, ``0``, ``1``)."""
+        return f"{self.prefix}:{{m:{match_id}}}:lane:{lane}"
+
+    def lane_again(self, match_id: str, lane: str) -> str:
+        """String with a TTL: another process asked the lane's owner to run it once more."""
+        return f"{self.prefix}:{{m:{match_id}}}:lane:{lane}:again"
+
+    def process(self, token: str) -> str:
+        """String with a short TTL: a bot process is alive (its heartbeat), by its token."""
+        return f"{self.prefix}:proc:{token}"
+
     def screens_due(self) -> str:
         """Sorted set: ids of the matches whose messages are behind their version, by when they fell behind."""
         return f"{self.prefix}:due"
@@ -86,6 +98,14 @@ class Keys:
     def user_history(self, user_id: int) -> str:
         """List (newest first): summaries of the user's finished matches."""
         return f"{self.prefix}:hist:u:{user_id}"
+
+    def limits(self, chat_id: int) -> str:
+        """Sorted set: the calls made to a chat in its Telegram window, by time (ms), for every process."""
+        return f"{self.prefix}:lim:{{c:{chat_id}}}"
+
+    def limits_edit(self, chat_id: int) -> str:
+        """String: when (ms) the last edit in a group went (edits are paced)."""
+        return f"{self.prefix}:lim:{{c:{chat_id}}}:e"
 
     def update(self, update_id: int) -> str:
         """String with a TTL: an update id already handled."""

@@ -282,3 +282,68 @@ FORGET_DELIVERY = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+
+# Take a slot of a chat's Telegram budget (``bot/limits.py``): a sliding window of the
+# calls made to the chat, shared by every process. KEYS: 1 the window (sorted set of
+# calls by time, ms), 2 when the last edit went (a string, ms); both in the chat's slot.
+# ARGV: 1 now (ms), 2 the window (ms), 3 how many calls the window may hold before this
+# one, 4 '1' when the call is an edit (paced at most one every ARGV[5] ms), 6 a member
+# unique to this call. Returns 0 when the call may go (it is counted), else the ms to wait.
+TAKE_SLOT = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local wait = 0
+local count = redis.call('ZCARD', KEYS[1])
+if count >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+  wait = tonumber(oldest[2]) + window - now
+end
+if ARGV[4] == '1' then
+  local last = tonumber(redis.call('GET', KEYS[2]) or '-1e15')
+  wait = math.max(wait, last + tonumber(ARGV[5]) - now)
+end
+if wait > 0 then return math.ceil(wait) end
+redis.call('ZADD', KEYS[1], now, ARGV[6])
+redis.call('PEXPIRE', KEYS[1], math.ceil(window) + 1000)
+if ARGV[4] == '1' then
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', math.ceil(tonumber(ARGV[5])) + 1000)
+end
+return 0
+"""
+
+# A lane of a match's delivery (the group, or a seat's panel) is run by one process at
+# a time (``bot/delivery.py``): a lease in the match's slot. KEYS: 1 the lease, 2 the
+# lane's "run again" flag. ARGV: 1 the process's token, 2 the lease (ms), 3 (TAKE_LANE
+# only, may be '') the token of a holder known to be dead, whose lease is taken over.
+# TAKE_LANE returns '' when this process holds the lease now, else the holder's token
+# (the holder is then asked to run the lane once more). LEAVE_LANE returns 1 when the
+# lane must run again (the lease is kept and renewed), else drops the lease: 0.
+# KEEP_LANE renews a lease this process holds (1), or says it lost it (0).
+TAKE_LANE = """
+local owner = redis.call('GET', KEYS[1])
+if not owner or owner == ARGV[1] or owner == ARGV[3] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('DEL', KEYS[2])
+  return ''
+end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
+return owner
+"""
+
+LEAVE_LANE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('DEL', KEYS[2]) == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+redis.call('DEL', KEYS[1])
+return 0
+"""
+
+KEEP_LANE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""

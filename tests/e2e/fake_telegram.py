@@ -154,6 +154,8 @@ class FakeTelegram:
         """Until this time (``time.monotonic``) every method answers 429 (a burst)."""
         self.chat_flood_until: dict[int, float] = {}
         """Until this time, anything sent to that chat answers 429 (a flood wait of one group)."""
+        self.latency = 0.0
+        """Seconds each call (long polls aside) takes before it is answered (a slow or distant Telegram)."""
         self.frozen = False
         """While set, requests are held unanswered and then dropped unprocessed (Telegram unreachable)."""
         self._thawed = asyncio.Event()
@@ -198,6 +200,8 @@ class FakeTelegram:
 
     def thaw(self) -> None:
         """Answer again; the held requests get a 502 and took no effect."""
+        self.latency = 0.0
+        """Seconds each call (long polls aside) takes before it is answered (a slow or distant Telegram)."""
         self.frozen = False
         self._thawed.set()
 
@@ -229,6 +233,8 @@ class FakeTelegram:
         for key, value in raw.items():
             text = value if isinstance(value, str) else str(value)
             params[key] = json.loads(text) if key in JSON_FIELDS else text
+        if self.latency and method != "getUpdates":
+            await asyncio.sleep(self.latency)
         status, body = await self._dispatch(method, params)
         self.calls.append(Call(arrived, method, params, status, body.get("description", "")))
         return web.json_response(body, status=status)

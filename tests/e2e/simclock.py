@@ -28,6 +28,9 @@ class SimClock(Clock):
     def monotonic(self) -> float:
         return self.now
 
+    def shared(self) -> float:
+        return self.now
+
     async def sleep(self, seconds: float) -> None:
         if seconds <= 0:
             await asyncio.sleep(0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import shutil
 import tempfile
@@ -11,7 +12,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.e2e.driver import new_match, play_to_end, start_bot
+from bot import render
+from bot.i18n import I18n
+from bot.services.matches import MatchService
+from bot.storage.redis import create_redis
+from tests.e2e import screens
+from tests.e2e.driver import move_data, new_match, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import BotProcess, bot_env, free_port
 from tests.faults.redis_control import ControlledRedis
@@ -116,3 +122,62 @@ class TestWebhook:
         assert "Traceback" not in process.output
         assert process.lines[-1].startswith(f"cannot listen on 127.0.0.1:{port}"), process.output
         assert "WEBHOOK_PORT" in process.lines[-1]
+
+
+PLAYERS = [FakeUser(4410 + i, f"P{i}", f"p{i}_hook", ("ru", "pl")[i % 2]) for i in range(6)]
+
+
+class TestTwoProcesses:
+    async def test_interleaved_updates(self, fake: FakeTelegram, own_redis: ControlledRedis) -> None:
+        """Two webhook processes on one Redis, odd updates to one and even to the other, three matches in one
+        group played at once: every update is handled by one process, whole matches finish with their results
+        counted once, every panel ends final with no panel sent twice, and the group never gets more than its
+        budget across both (20 in any 2 s: the e2e suite's compressed window)."""
+        ports = [free_port(), free_port()]
+        env = hook_env(fake, own_redis.url, ports[0])
+        processes = [await BotProcess({**env, "WEBHOOK_PORT": str(port)}).start() for port in ports]
+        fake.route = lambda update: f"http://127.0.0.1:{ports[update['update_id'] % 2]}/tg/updates"
+        redis = create_redis(own_redis.url)
+        outside = MatchService(redis, prefix="hook")
+        try:
+            for process in processes:
+                await process.wait_line(serving, timeout=60, what="the webhook server")
+            for user in PLAYERS:
+                await start_bot(fake, user)
+            await outside.update_chat_settings(GROUP, target=1)
+            pairs = [(PLAYERS[i], PLAYERS[i + 1]) for i in range(0, 6, 2)]
+            ids = [await new_match(fake, a, b, GROUP) for a, b in pairs]
+            await asyncio.gather(*(play_to_end(fake, pair, random.Random(n)) for n, pair in enumerate(pairs)))
+            tr = I18n()["ru"]
+            for match_id in ids:
+                await screens.assert_screens_caught_up(fake, outside, match_id)
+                record, match = await outside.get(match_id)
+                messages = await outside.messages(match_id)
+                assert not record.is_active and messages.summary is not None and messages.posts == []
+                assert messages.table is not None
+                table = fake.messages[(GROUP, messages.table)].text
+                assert table == render.table_text(tr, record, match.deal.view(None))
+                result = render.match_result_text(tr, record, messages.summary)
+                assert sum(m.text.startswith(result) for m in fake.chat_messages(GROUP)) == 1
+                for seat, player in enumerate(record.players):
+                    stats = await outside.stats(player.id, GROUP)
+                    assert (stats.played, stats.won) == (1, int(record.winner == seat))
+            for user in PLAYERS:
+                left = [m for m in fake.chat_messages(user.id) if any(move_data(b) for b in m.buttons())]
+                assert left == [], f"{user.first_name} holds a panel with buttons after the end"
+            assert len(await outside.history(chat_id=GROUP, limit=10)) == 3
+            assert fake.max_in_window(GROUP, 2.0) <= 20
+            handled = [
+                [int(line.split("update=")[1].split()[0]) for line in p.lines if "bot.updates: update=" in line
+                 and " kind=" in line]
+                for p in processes
+            ]  # fmt: skip
+            assert all(handled), "one process handled nothing"
+            assert sorted(handled[0] + handled[1]) == list(range(1, len(fake.updates) + 1))
+            assert all(u % 2 == 0 for u in handled[0]) and all(u % 2 == 1 for u in handled[1])
+            for process in processes:
+                assert "Traceback" not in process.output, process.output
+        finally:
+            for process in processes:
+                await process.close()
+            await redis.aclose()

@@ -1,0 +1,151 @@
+"""Telegram's budgets per chat: how many sends and edits a chat may get, and when the next one may go.
+
+- A group gets at most ``group_budget`` sends plus edits in any
+  ``group_window`` seconds (Telegram: about 20 a minute), counted with a
+  2.5 % margin (Telegram counts when a request arrives, and arrivals
+  jitter); edits leave ``edit_reserve`` of those for new messages and are
+  paced evenly.
+- A private chat gets at most one send or edit every ``private_gap`` seconds.
+
+``LocalLimiter`` keeps the count in this process. ``SharedLimiter`` keeps
+it in Redis (a sliding window per chat, taken in one script), so that any
+number of processes share one budget per chat; when Redis does not answer it
+counts in this process meanwhile, so the bot can still say that storage is
+down.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from bot.storage import scripts
+from bot.storage.keys import Keys
+
+log = logging.getLogger(__name__)
+
+WINDOW_MARGIN = 1.025
+RETRY_REDIS_AFTER = 5.0
+"""Seconds the shared limiter counts in the process after Redis failed, before it asks Redis again."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    group_budget: int = 20
+    group_window: float = 60.0
+    private_gap: float = 1.0
+    edit_reserve: int = 4
+
+    @property
+    def window(self) -> float:
+        """The group window as counted (a little over, see the module's text)."""
+        return self.group_window * WINDOW_MARGIN
+
+    def limit(self, *, edit: bool) -> int:
+        """How many calls of the window a send (or an edit) may find taken and still go."""
+        reserve = min(self.edit_reserve, self.group_budget - 1) if edit else 0
+        return self.group_budget - reserve
+
+    @property
+    def edit_gap(self) -> float:
+        """Seconds between two edits in a group (paced evenly over the window)."""
+        return self.window / self.group_budget
+
+
+class Limiter(Protocol):
+    async def take(self, chat_id: int, *, edit: bool) -> float:
+        """0 when a call to the chat may go now (it is then counted), else the seconds to wait first."""
+        ...
+
+
+@dataclass
+class _Chat:
+    sent: deque[float] = field(default_factory=deque)
+    last_any: float = -1e9
+    last_edit: float = -1e9
+
+
+class LocalLimiter:
+    """The budgets, counted in this process."""
+
+    def __init__(self, budget: Budget, clock: Callable[[], float]) -> None:
+        self.budget = budget
+        self.clock = clock
+        self._chats: dict[int, _Chat] = {}
+
+    async def take(self, chat_id: int, *, edit: bool) -> float:
+        return self.take_now(chat_id, edit=edit)
+
+    def take_now(self, chat_id: int, *, edit: bool) -> float:
+        chat = self._chats.setdefault(chat_id, _Chat())
+        now = self.clock()
+        b = self.budget
+        if chat_id < 0:
+            while chat.sent and chat.sent[0] <= now - b.window:
+                chat.sent.popleft()
+            limit = b.limit(edit=edit)
+            wait = 0.0
+            if len(chat.sent) >= limit:
+                wait = chat.sent[len(chat.sent) - limit] + b.window - now
+            if edit:
+                wait = max(wait, chat.last_edit + b.edit_gap - now)
+        else:
+            wait = chat.last_any + b.private_gap - now
+        if wait > 0:
+            return wait
+        if chat_id < 0:
+            chat.sent.append(now)
+        chat.last_any = now
+        if edit:
+            chat.last_edit = now
+        return 0.0
+
+
+class SharedLimiter:
+    """The budgets, counted in Redis for every process; in this process while Redis does not answer."""
+
+    def __init__(self, redis: Redis, keys: Keys, budget: Budget, clock: Callable[[], float]) -> None:
+        self.keys = keys
+        self.budget = budget
+        self.clock = clock
+        self._take = redis.register_script(scripts.TAKE_SLOT)
+        self._local = LocalLimiter(budget, clock)
+        self._down = False
+        self._try_at = 0.0
+
+    async def take(self, chat_id: int, *, edit: bool) -> float:
+        b = self.budget
+        group = chat_id < 0
+        window = b.window if group else b.private_gap
+        now = self.clock()
+        if self._down and now < self._try_at:
+            return self._local.take_now(chat_id, edit=edit)
+        now_ms = now * 1000
+        args: list[str | int] = [
+            repr(now_ms),
+            repr(window * 1000),
+            b.limit(edit=edit) if group else 1,
+            "1" if edit and group else "0",
+            repr(b.edit_gap * 1000),
+            secrets.token_hex(6),
+        ]
+        try:
+            wait_ms = await self._take(keys=[self.keys.limits(chat_id), self.keys.limits_edit(chat_id)], args=args)
+        except (RedisError, OSError) as exc:
+            if not self._down:
+                log.warning("rate limits: Redis does not answer (%s); counting in this process meanwhile", exc)
+                self._down = True
+            # Not every call waits for a Redis that is down: it is asked again in a while.
+            self._try_at = now + RETRY_REDIS_AFTER
+            return self._local.take_now(chat_id, edit=edit)
+        if self._down:
+            log.info("rate limits: Redis answers again; counting there")
+            self._down = False
+        return max(0.0, float(wait_ms) / 1000)

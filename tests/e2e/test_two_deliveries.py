@@ -1,0 +1,52 @@
+"""Two processes deliver one match's messages: each lane (the group, each panel) is run by one of them at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from bot.app import App, create_app
+from bot.config import Settings
+from bot.services.matches import MatchService
+from bot.services.models import Player
+from bot.storage.redis import create_redis
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.redis_server import redis_url
+
+GROUP = -100_555
+ANN, BOB = Player(id=5501, name="Ann"), Player(id=5502, name="Bob")
+
+
+@contextlib.asynccontextmanager
+async def two_apps(fake: FakeTelegram, prefix: str) -> AsyncIterator[list[App]]:
+    """Two bots (as two processes would be: each its own Redis client, outbox and delivery) on one Redis."""
+    apps: list[App] = []
+    try:
+        for _ in range(2):
+            settings = Settings(bot_token="123456:TEST-token", telegram_api_base=fake.base, redis_prefix=prefix)
+            apps.append(await create_app(settings, redis=create_redis(redis_url())))
+        yield apps
+    finally:
+        for app in apps:
+            await app.close()
+            await app.bot.session.close()
+            await app.redis.aclose()
+
+
+class TestTwoDeliveries:
+    async def test_one_lane_one_process(self, fake: FakeTelegram, prefix: str, outside: MatchService) -> None:
+        """A new match, both processes told to deliver it at the same moment, on a slow Telegram: one table
+        and one panel per player are sent, not two (the lane's lease); each process runs some lane or none,
+        and the match leaves the due set."""
+        fake.started.update({ANN.id, BOB.id})
+        fake.latency = 0.2
+        async with two_apps(fake, prefix) as apps:
+            challenge = await outside.open_challenge(GROUP, ANN, "bingo", "ru")
+            record = await outside.accept(challenge.id, BOB)
+            for app in apps:
+                app.delivery.kick(record.id)
+            await asyncio.gather(*(app.delivery.idle() for app in apps))
+            sends = [c for c in fake.calls if c.method == "sendMessage" and c.status == 200]
+            assert sorted(int(c.params["chat_id"]) for c in sends) == sorted([GROUP, ANN.id, BOB.id])
+            assert record.id not in await outside.screens_due()
