@@ -139,6 +139,14 @@ class FakeTelegram:
         self.pressed: list[str] = []
         self._new_update = asyncio.Event()
         self.messages: dict[tuple[int, int], Sent] = {}
+        self._chats: dict[int, dict[int, Sent]] = {}
+        self._chat_events: dict[int, asyncio.Event] = {}
+        self._answer_events: dict[str, asyncio.Event] = {}
+        self.answered_at: dict[str, float] = {}
+        """When (``clock``) each callback was answered."""
+        self.pressed_at: dict[str, float] = {}
+        """When (``clock``) each press was made."""
+        """The same messages by chat (``chat_messages`` without a scan of every chat's)."""
         self.started: set[int] = set()
         self.admins: dict[int, set[int]] = {}
         self.answers: dict[str, dict[str, Any]] = {}
@@ -423,6 +431,8 @@ class FakeTelegram:
         sent.history.append(sent.text)
         sent.markups.append(sent.reply_markup)
         self.messages[(chat_id, sent.message_id)] = sent
+        self._chats.setdefault(chat_id, {})[sent.message_id] = sent
+        self._changed(chat_id)
         return self._ok(self._message_dict(sent))
 
     def _m_editMessageText(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -442,6 +452,7 @@ class FakeTelegram:
         sent.text, sent.reply_markup = p["text"], markup
         sent.history.append(sent.text)
         sent.markups.append(markup)
+        self._changed(key[0])
         return self._ok(self._message_dict(sent))
 
     def _m_editMessageReplyMarkup(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -454,10 +465,13 @@ class FakeTelegram:
             return self._error(400, "Bad Request: message is not modified")
         sent.reply_markup = markup
         sent.markups.append(markup)
+        self._changed(key[0])
         return self._ok(self._message_dict(sent))
 
     def _m_deleteMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         key = (int(p["chat_id"]), int(p["message_id"]))
+        self._chats.get(key[0], {}).pop(key[1], None)
+        self._changed(key[0])
         if self.messages.pop(key, None) is None:
             return self._error(400, "Bad Request: message to delete not found")
         return self._ok(True)
@@ -467,6 +481,8 @@ class FakeTelegram:
         if query_id in self.answers:
             return self._error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
         self.answers[query_id] = p
+        self.answered_at[query_id] = self.clock()
+        self._wake(self._answer_events.pop(query_id, None))
         return self._ok(True)
 
     # -- what users do -----------------------------------------------------------
@@ -557,6 +573,7 @@ class FakeTelegram:
         if query_id is None:
             query_id = str(next(self._callback_ids))
             self.pressed.append(query_id)
+            self.pressed_at[query_id] = self.clock()
         self.last_update_id = self._push(
             {
                 "callback_query": {
@@ -573,7 +590,9 @@ class FakeTelegram:
     # -- what tests look at ------------------------------------------------------
 
     def chat_messages(self, chat_id: int) -> list[Sent]:
-        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
+        """The chat's messages, oldest first (those the bot deleted are gone)."""
+        chat = self._chats.get(chat_id, {})
+        return [chat[i] for i in sorted(chat)]
 
     def last_message(self, chat_id: int) -> Sent | None:
         found = self.chat_messages(chat_id)
@@ -598,12 +617,27 @@ class FakeTelegram:
         return best
 
     async def wait_answer(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while query_id not in self.answers:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"callback {query_id} was never answered")
-            await asyncio.sleep(0.005)
+        if query_id not in self.answers:
+            event = self._answer_events.setdefault(query_id, asyncio.Event())
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except TimeoutError:
+                raise AssertionError(f"callback {query_id} was never answered") from None
         return self.answers[query_id]
+
+    async def wait_change(self, chat_id: int, timeout: float) -> None:
+        """Return once a message of the chat is sent, edited or deleted (or ``timeout`` passed)."""
+        event = self._chat_events.setdefault(chat_id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    @staticmethod
+    def _wake(event: asyncio.Event | None) -> None:
+        if event is not None:
+            event.set()
+
+    def _changed(self, chat_id: int) -> None:
+        self._wake(self._chat_events.pop(chat_id, None))
 
     async def wait_for(self, predicate: Any, timeout: float = 10.0, what: str = "condition") -> Any:
         deadline = time.monotonic() + timeout

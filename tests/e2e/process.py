@@ -73,9 +73,16 @@ class BotProcess:
     """One ``python -m bot``; ``lines`` is what it wrote to stderr so far."""
 
     def __init__(
-        self, env: dict[str, str], *, cwd: Path = ROOT, args: tuple[str, ...] = (), log: Path | None = None
+        self,
+        env: dict[str, str],
+        *,
+        cwd: Path = ROOT,
+        args: tuple[str, ...] = (),
+        log: Path | None = None,
+        module: str = "bot",
     ) -> None:
         self.env = env
+        self.module = module
         self.log = log
         """A file that gets every line too (appended), for a look while the process runs."""
         self.cwd = cwd
@@ -89,7 +96,7 @@ class BotProcess:
         self._process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bot",
+            self.module,
             *self.args,
             cwd=self.cwd,
             env=self.env,
