@@ -28,6 +28,8 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, TelegramObject, Update
 
+from bot.responses import keep_response_models
+
 log = logging.getLogger("bot.updates")
 
 HAND = ["66", "64", "53", "42", "31", "20", "10"]
@@ -97,6 +99,7 @@ async def deliver(bot: Bot, table: Table, mover: int) -> None:
 
 async def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    keep_response_models()  # the same fix of aiogram's hot path as the bot's, for a fair ceiling
     session = AiohttpSession(api=TelegramAPIServer.from_base(os.environ["TELEGRAM_API_BASE"]))
     bot = Bot(os.environ["BOT_TOKEN"], session=session, default=DefaultBotProperties(parse_mode="HTML"))
     tables = {m[0]: Table(m[0], int(m[1]), (int(m[2]), int(m[3]))) for m in json.loads(os.environ["BARE_MATCHES"])}

@@ -61,6 +61,10 @@ class Result:
     handlers: list[float] = field(default_factory=list)
     cpu_ms: float = 0.0
     calls: int = 0
+    bot_load: float = 0.0
+    """The bot processes' CPU time per second of the window (1.0: a core busy)."""
+    driver_load: float = 0.0
+    """This process's (players and fake Bot API) CPU time per second of the window."""
 
     @property
     def rate(self) -> float:
@@ -82,11 +86,13 @@ class Result:
             *(pct(self.handlers, q) for q in (0.5, 0.95, 0.99)),
             f"{per_press:.2f}",
             f"{self.calls / self.presses:.1f}" if self.presses else "-",
+            f"{self.bot_load:.2f}",
+            f"{self.driver_load:.2f}",
         ]
 
 
 HEAD = ["run", "matches", "presses/s", "answer p50", "p95", "p99", "handler p50", "p95", "p99", "CPU ms/press",
-        "calls/press"]  # fmt: skip
+        "calls/press", "bot CPU", "driver CPU"]  # fmt: skip
 
 
 def table_text(results: list[Result]) -> str:
@@ -197,8 +203,27 @@ def bot_environment(fake: FakeTelegram, prefix: str, **more: str) -> dict[str, s
     )
 
 
+async def _profile(pid: int, directory: Path, name: str, seconds: float) -> asyncio.subprocess.Process:
+    """py-spy on a bot process for the measured window: collapsed stacks in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    out = directory / f"{name.replace(' ', '_').replace(',', '')}-{pid}.txt"
+    return await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid), "--duration", str(int(seconds)),
+        "--format", "raw", "--rate", "200", "--output", str(out), "--nonblocking",
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 async def measure(
-    name: str, count: int, seconds: float, think: float, *, bare: bool = False, webhooks: int = 0, seed: int = 1
+    name: str,
+    count: int,
+    seconds: float,
+    think: float,
+    *,
+    bare: bool = False,
+    webhooks: int = 0,
+    seed: int = 1,
+    profile: Path | None = None,
 ) -> Result:
     """One run: start the bot (or the bare bot), play ``count`` matches for ``seconds`` after the warm-up."""
     fake = FakeTelegram()
@@ -238,14 +263,20 @@ async def measure(
         taken: list[tuple[float, str]] = []
         players = [asyncio.create_task(play(fake, t, until, think, random.Random(rng.random()), taken)) for t in tables]
         await asyncio.sleep(WARM_UP)
+        profilers = [await _profile(p.pid, profile, name, seconds) for p in processes] if profile else []
         cpu_before = sum(cpu_seconds(p.pid) for p in processes)
+        own_before = time.process_time()
         lines_before = [len(p.lines) for p in processes]
         calls_before = len(fake.calls)
         window_start = time.monotonic()
         await asyncio.gather(*players)
         window = time.monotonic() - window_start
+        for profiler in profilers:
+            await profiler.wait()
         cpu = sum(cpu_seconds(p.pid) for p in processes) - cpu_before
         result = Result(name, count, seconds=window, cpu_ms=cpu * 1000)
+        result.driver_load = (time.process_time() - own_before) / window
+        result.bot_load = cpu / window
         in_window = [q for at, q in taken if at >= window_start]
         result.presses = len(in_window)
         result.answers = [(fake.answered_at[q] - fake.pressed_at[q]) * 1000 for q in in_window]
@@ -262,12 +293,14 @@ async def measure(
         await delete_prefix(redis_url(), prefix)
 
 
-async def run(sizes: list[int], seconds: float, think: float, human_at: int | None, webhooks: bool) -> list[Result]:
+async def run(
+    sizes: list[int], seconds: float, think: float, human_at: int | None, webhooks: bool, profile: Path | None = None
+) -> list[Result]:
     results: list[Result] = []
     for count in sizes:
         for name, bare in (("bot (polling)", False), ("bare aiogram bot", True)):
             print(f"load: {name}, {count} matches", file=sys.stderr, flush=True)
-            results.append(await measure(name, count, seconds, 0.0, bare=bare))
+            results.append(await measure(name, count, seconds, 0.0, bare=bare, profile=profile))
     if human_at:
         for name, bare in (("bot, human pace", False), ("bare, human pace", True)):
             print(f"load: {name}, {human_at} matches", file=sys.stderr, flush=True)
@@ -288,8 +321,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--think", type=float, default=2.5, help="mean think time of the human-pace runs (s)")
     parser.add_argument("--human", type=int, default=200, help="matches of the human-pace runs (0: none)")
     parser.add_argument("--no-webhooks", action="store_true", help="skip the 1 and 2 webhook process runs")
+    parser.add_argument("--profile", type=Path, help="py-spy the saturated runs' processes, stacks into this folder")
     args = parser.parse_args(argv)
-    results = asyncio.run(run(args.matches, args.seconds, args.think, args.human or None, not args.no_webhooks))
+    results = asyncio.run(
+        run(args.matches, args.seconds, args.think, args.human or None, not args.no_webhooks, args.profile)
+    )
     print(table_text(results))
     by = {(r.name, r.matches): r for r in results}
     for count in args.matches:

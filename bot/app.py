@@ -32,6 +32,7 @@ from bot.limits import Budget, SharedLimiter
 from bot.middlewares import UpdateMiddleware
 from bot.outbox import LimitMiddleware, Outbox
 from bot.presenter import Presenter
+from bot.responses import keep_response_models
 from bot.routers import build_router
 from bot.scheduler import Scheduler
 from bot.services.matches import MatchService
@@ -70,6 +71,7 @@ PRIVATE_COMMANDS = ("start", "hand", "surrender", "stats", "history", "top", "ru
 
 
 def create_bot(settings: Settings) -> Bot:
+    keep_response_models()
     session = None
     if settings.telegram_api_base:
         session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
