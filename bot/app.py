@@ -136,17 +136,22 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     clock = clock or create_clock(settings)
     service = create_service(settings, redis, clock)
     i18n = I18n()
+    # Webhook workers may be many: what they share lives in Redis. One polling process keeps it in memory.
+    shared = settings.webhook_url is not None
     budget = Budget(settings.group_budget, settings.group_window, settings.private_gap)
     outbox = Outbox(
         bot,
         group_budget=budget.group_budget,
         group_window=budget.group_window,
         private_gap=budget.private_gap,
+        clock=clock.monotonic,
         sleep=clock.sleep,
-        limiter=SharedLimiter(redis, service.keys, budget, clock.shared),
+        limiter=SharedLimiter(redis, service.keys, budget, clock.shared) if shared else None,
     )
     bot.session.middleware(LimitMiddleware(outbox))
-    delivery = Delivery(service, outbox, i18n, time=clock.time, sleep=clock.sleep, bot_username=me.username or "")
+    delivery = Delivery(
+        service, outbox, i18n, time=clock.time, sleep=clock.sleep, bot_username=me.username or "", shared=shared
+    )
     presenter = Presenter(outbox, service, i18n, me.username or "", delivery)
     delivery.on_migrate = presenter.migrate
     dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox)

@@ -83,7 +83,11 @@ class Delivery:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
         bot_username: str = "",
+        shared: bool = True,
     ) -> None:
+        self.shared = shared
+        """Whether other processes deliver too (webhook workers): then each lane is run under a lease in
+        Redis. One polling process needs none."""
         self.bot_username = bot_username
         self.service = service
         self.outbox = outbox
@@ -115,9 +119,10 @@ class Delivery:
 
     async def resume(self) -> None:
         """Start delivering every due match (after a start), and keep sweeping for any left behind."""
-        await self.service.beat(self.token, HEARTBEAT_TTL)
-        if self._heart is None:
-            self._heart = asyncio.create_task(self._beat())
+        if self.shared:
+            await self.service.beat(self.token, HEARTBEAT_TTL)
+            if self._heart is None:
+                self._heart = asyncio.create_task(self._beat())
         await self._sweep_once()
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep())
@@ -180,7 +185,7 @@ class Delivery:
             while job.dirty[lane] and not self._closed:
                 job.dirty[lane] = False
                 try:
-                    if keeper is None:
+                    if keeper is None and self.shared:
                         if not await self.service.take_lane(match_id, name, self.token, LANE_LEASE):
                             if refused:
                                 break  # a live process holds it, and runs it once more
@@ -192,7 +197,7 @@ class Delivery:
                         keeper = asyncio.create_task(self._keep(match_id, name))
                     await self._pass(match_id, lane)
                     backoff = BACKOFF_FIRST
-                    if not job.dirty[lane]:
+                    if keeper is not None and not job.dirty[lane]:
                         if await self.service.leave_lane(match_id, name, self.token, LANE_LEASE):
                             job.dirty[lane] = True  # another process asked meanwhile
                         else:
@@ -238,7 +243,7 @@ class Delivery:
         await self.service.settle(match_id, group_gone=await self.service.group_gone(record.chat_id), blocked=blocked)
 
     async def _blocked(self, record: MatchRecord, seat: int) -> bool:
-        return (await self.service.profile(record.players[seat].id)).blocked
+        return await self.service.is_blocked(record.players[seat].id)
 
     # -- one pass of one lane --------------------------------------------------
 
@@ -345,8 +350,7 @@ class Delivery:
 
     async def _panel(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> None:
         player = record.players[seat]
-        profile = await self.service.profile(player.id)
-        if profile.blocked:
+        if await self.service.is_blocked(player.id):
             return
         tr = self.i18n[record.lang]
         view = match.deal.view(seat)

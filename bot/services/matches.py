@@ -56,6 +56,8 @@ RECENT_REQUESTS = 6
 MAX_ATTEMPTS = 5
 KEEP_AFTER_DEADLINE = 86400
 """Seconds the keys of a match or a challenge outlive its deadline (the scheduler acts at the deadline)."""
+FLAG_TTL = 5.0
+FLAGS_KEPT = 65536
 CHAT_HISTORY = 50
 USER_HISTORY = 20
 
@@ -109,6 +111,11 @@ class MatchService:
         self.clock = clock
         self._cache: OrderedDict[str, tuple[MatchRecord, Match]] = OrderedDict()
         self._cache_size = cache_size
+        self._raw: dict[str, bytes] = {}
+        """The stored text each cached record was read from or written as (a read of the same text is the
+        cached record, without parsing)."""
+        self._flags: dict[str, tuple[bool, float]] = {}
+        """Recently read flags (a group gone, a user who blocked the bot) and until when they are trusted."""
         self._move = redis.register_script(scripts.MOVE)
         self._finish = redis.register_script(scripts.FINISH)
         self._accept = redis.register_script(scripts.ACCEPT)
@@ -140,9 +147,25 @@ class MatchService:
         if known is not None and known[0].version > record.version and not redis_says:
             return
         self._cache[record.id] = (record, match)
+        self._raw.pop(record.id, None)
         self._cache.move_to_end(record.id)
         while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            gone, _ = self._cache.popitem(last=False)
+            self._raw.pop(gone, None)
+
+    def _read(self, match_id: str, data: bytes | str) -> tuple[MatchRecord, Match]:
+        """The match of a record as Redis holds it: the cached one when the stored text is the one it was
+        made from (no parsing), else parsed and decoded."""
+        raw = data.encode() if isinstance(data, str) else data
+        cached = self._cache.get(match_id)
+        if cached is not None and self._raw.get(match_id) == raw:
+            self._cache.move_to_end(match_id)
+            return cached
+        record, match = self._decode(MatchRecord.model_validate_json(raw))
+        now = self._cache.get(match_id)
+        if now is not None and now[0] is record:
+            self._raw[match_id] = raw
+        return record, match
 
     def _decode(self, record: MatchRecord) -> tuple[MatchRecord, Match]:
         """Rebuild the engine match of a record read from Redis (unless it is the cached one) and cache it."""
@@ -163,7 +186,7 @@ class MatchService:
         if data is None:
             self._cache.pop(match_id, None)
             raise Rejected(Rejection.NO_MATCH)
-        record, match = self._decode(MatchRecord.model_validate_json(data))
+        record, match = self._read(match_id, data)
         return record, match, False
 
     async def peek(self, match_id: str) -> tuple[MatchRecord, Match]:
@@ -224,7 +247,7 @@ class MatchService:
         if data is None:
             self._cache.pop(match_id, None)
             raise Rejected(Rejection.NO_MATCH)
-        record, match = self._decode(MatchRecord.model_validate_json(data))
+        record, match = self._read(match_id, data)
         return record, match, messages
 
     async def _messages(self, match_id: str, *, with_record: bool = False) -> tuple[bytes | None, Messages]:
@@ -345,14 +368,41 @@ class MatchService:
 
     async def group_gone(self, chat_id: int) -> bool:
         """Whether the group removed the bot (its matches then go on in private)."""
-        return bool(await self._call(self.redis.exists(self.keys.gone(chat_id))))
+        key = self.keys.gone(chat_id)
+        known = self._flag(key)
+        if known is None:
+            known = self._note_flag(key, bool(await self._call(self.redis.exists(key))))
+        return known
 
     async def set_group_gone(self, chat_id: int, gone: bool) -> bool:
         """Mark (or clear) a group as having removed the bot; whether that changed anything."""
         key = self.keys.gone(chat_id)
+        self._flags.pop(key, None)
         if gone:
             return bool(await self._call(self.redis.set(key, "1", nx=True)))
         return bool(await self._call(self.redis.delete(key)))
+
+    async def is_blocked(self, user_id: int) -> bool:
+        """Whether the user blocked the bot (their panels then wait for /hand)."""
+        key = self.keys.profile(user_id)
+        known = self._flag(key)
+        if known is None:
+            known = self._note_flag(key, await self._call(self.redis.hget(key, "blocked")) is not None)
+        return known
+
+    def _flag(self, key: str) -> bool | None:
+        """A flag this process read or wrote less than ``FLAG_TTL`` s ago (another process may have changed
+        it since: a delivery that acts on an old one is put right by the next)."""
+        found = self._flags.get(key)
+        if found is None or found[1] < time.monotonic():
+            return None
+        return found[0]
+
+    def _note_flag(self, key: str, value: bool) -> bool:
+        if len(self._flags) > FLAGS_KEPT:
+            self._flags.clear()
+        self._flags[key] = (value, time.monotonic() + FLAG_TTL)
+        return value
 
     # -- matches: moves ------------------------------------------------------
 
@@ -616,6 +666,8 @@ class MatchService:
                 summary.rating_change = int(answer[1])
                 summary.ratings = (int(answer[3]), int(answer[4]))
             self._remember(new, match)
+            if self._cache.get(new.id, (None,))[0] is new:
+                self._raw[new.id] = data.encode()
             return MoveResult(new, match, summary=summary)
         if status == 0:
             # The compare-and-set lost: whatever the versions say, Redis holds the match now (a newer
@@ -886,6 +938,7 @@ class MatchService:
     async def set_blocked(self, user_id: int, blocked: bool) -> bool:
         """Mark (or clear) a user as having blocked the bot; whether that changed anything."""
         key = self.keys.profile(user_id)
+        self._flags.pop(key, None)
         if blocked:
             return bool(await self._call(self.redis.hsetnx(key, "blocked", "1")))
         return bool(await self._call(self.redis.hdel(key, "blocked")))

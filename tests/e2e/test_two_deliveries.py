@@ -24,7 +24,13 @@ async def two_apps(fake: FakeTelegram, prefix: str) -> AsyncIterator[list[App]]:
     apps: list[App] = []
     try:
         for _ in range(2):
-            settings = Settings(bot_token="123456:TEST-token", telegram_api_base=fake.base, redis_prefix=prefix)
+            # Webhook workers (not served here): what they share is in Redis.
+            settings = Settings(
+                bot_token="123456:TEST-token",
+                telegram_api_base=fake.base,
+                redis_prefix=prefix,
+                webhook_url="http://127.0.0.1:9/tg",
+            )
             apps.append(await create_app(settings, redis=create_redis(redis_url())))
         yield apps
     finally:
