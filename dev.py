@@ -21,7 +21,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".pyproject.sha256"
-COMMANDS = {"run": ["-m", "bot"], "test": ["-m", "pytest", "-q"], "readme": ["-m", "tests.readme_screens"]}
+TEST_WORKERS = ["-n", "4", "--dist", "worksteal"]
+"""The suite runs in four processes (pytest-xdist): its end-to-end tests mostly wait. ``-n 0`` after ``test``
+runs it in one."""
+COMMANDS = {
+    "run": ["-m", "bot"],
+    "test": ["-m", "pytest", "-q", *TEST_WORKERS],
+    "readme": ["-m", "tests.readme_screens"],
+}
 
 
 def venv_python() -> Path:

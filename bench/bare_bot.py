@@ -9,6 +9,11 @@ a press on the panel of the player to act is answered at once, and then, as
 the bot's delivery lanes do, the table is edited, the mover's panel edited,
 and the other player gets a new panel at the bottom (the old one deleted).
 Each update is logged as the bot logs it (``update=N kind=... ms=...``).
+
+With ``BARE_LEAN=1`` it makes those calls as the bot makes them (``bot/lean.py``:
+keyboards as JSON, Telegram's answers read for the message's id only) and
+sets its garbage collector as the bot does (``bot/runtime.py``): what is left
+between the two is then the game and the storage alone.
 """
 
 from __future__ import annotations
@@ -28,10 +33,14 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, TelegramObject, Update
 
+from bot.lean import EditMessageTextLean, SendMessageLean, keyboard_json
 from bot.responses import keep_response_models
+from bot.runtime import tune_collector
 
 log = logging.getLogger("bot.updates")
 
+LEAN = os.environ.get("BARE_LEAN") == "1"
+"""Make the calls as the bot does (``bot/lean.py``) instead of with aiogram's models (``--lean-bare``)."""
 HAND = ["66", "64", "53", "42", "31", "20", "10"]
 FILLER = "Счёт матча: ты 0, соперник 0 · до 8\nКозыри: шестёрки\nПрошлая взятка: Аня [6|6] · Piotr [4|1] → Аня\n"
 """About the length of a real panel's text."""
@@ -49,15 +58,22 @@ class Table:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
 
+def panel_text(table: Table, seat: int) -> str:
+    head = "Твой ход." if table.turn == seat else "⏳ Ход соперника."
+    return f"<b>Бинго</b> · v{table.version}\n{FILLER}{head}"
+
+
 def panel(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
-    acting = table.turn == seat
-    head = "Твой ход." if acting else "⏳ Ход соперника."
     buttons = [
         InlineKeyboardButton(text=f"[{t[0]}|{t[1]}]", callback_data=f"a:{table.id}:{table.version}:{t}") for t in HAND
     ]
-    return f"<b>Бинго</b> · v{table.version}\n{FILLER}{head}", InlineKeyboardMarkup(
-        inline_keyboard=[buttons[:4], buttons[4:]]
-    )
+    return panel_text(table, seat), InlineKeyboardMarkup(inline_keyboard=[buttons[:4], buttons[4:]])
+
+
+def panel_json(table: Table, seat: int) -> tuple[str, str]:
+    """``panel`` with its keyboard as JSON (``BARE_LEAN``)."""
+    rows = [{"text": f"[{t[0]}|{t[1]}]", "callback_data": f"a:{table.id}:{table.version}:{t}"} for t in HAND]
+    return panel_text(table, seat), keyboard_json([rows[:4], rows[4:]])
 
 
 class LogMiddleware(BaseMiddleware):
@@ -75,24 +91,33 @@ class LogMiddleware(BaseMiddleware):
 async def deliver(bot: Bot, table: Table, mover: int) -> None:
     """What the bot's lanes do after a move: the table, the mover's panel, a new panel for the other."""
     other = 1 - mover
-    text, markup = panel(table, mover)
-    new_text, new_markup = panel(table, other)
+    table_text = f"Стол · v{table.version}\n{FILLER}"
 
     async def group() -> None:
-        await bot.edit_message_text(
-            text=f"Стол · v{table.version}\n{FILLER}", chat_id=table.group, message_id=table.table
-        )
+        if LEAN:
+            await bot(EditMessageTextLean(text=table_text, chat_id=table.group, message_id=table.table))
+        else:
+            await bot.edit_message_text(text=table_text, chat_id=table.group, message_id=table.table)
 
     async def mover_lane() -> None:
-        await bot.edit_message_text(
-            text=text, chat_id=table.players[mover], message_id=table.panels[mover], reply_markup=markup
-        )
+        chat, message = table.players[mover], table.panels[mover]
+        if LEAN:
+            text, raw = panel_json(table, mover)
+            await bot(EditMessageTextLean(text=text, chat_id=chat, message_id=message, reply_markup=raw))
+        else:
+            text, markup = panel(table, mover)
+            await bot.edit_message_text(text=text, chat_id=chat, message_id=message, reply_markup=markup)
 
     async def other_lane() -> None:
-        old = table.panels[other]
-        sent = await bot.send_message(table.players[other], new_text, reply_markup=new_markup)
+        chat, old = table.players[other], table.panels[other]
+        if LEAN:
+            text, raw = panel_json(table, other)
+            sent: Any = await bot(SendMessageLean(chat_id=chat, text=text, reply_markup=raw))
+        else:
+            text, markup = panel(table, other)
+            sent = await bot.send_message(chat, text, reply_markup=markup)
         table.panels[other] = sent.message_id
-        await bot.delete_message(table.players[other], old)
+        await bot.delete_message(chat, old)
 
     await asyncio.gather(group(), mover_lane(), other_lane(), return_exceptions=True)
 
@@ -108,7 +133,7 @@ async def main() -> None:
         for seat in (0, 1):
             text, markup = panel(table, seat)
             table.panels[seat] = (await bot.send_message(table.players[seat], text, reply_markup=markup)).message_id
-    dispatcher = Dispatcher()
+    dispatcher = Dispatcher(disable_fsm=True)  # as the bot's
     dispatcher.update.outer_middleware(LogMiddleware())
 
     @dispatcher.callback_query()
@@ -127,6 +152,8 @@ async def main() -> None:
         task.add_done_callback(table.tasks.discard)
 
     logging.getLogger("aiogram.event").setLevel(logging.WARNING)
+    if LEAN:  # and its collector set as the bot sets it
+        tune_collector()
     log.info("bare bot polling")
     await dispatcher.start_polling(bot, handle_signals=True)
 

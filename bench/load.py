@@ -1,6 +1,6 @@
 """Load: concurrent matches through the bot process, side by side with a bare aiogram bot, in one run.
 
-    .venv/bin/python -m bench.load      # 50 and 200 matches; human pace at 200; 1 and 2 webhook processes
+    .venv/bin/python -m bench.load      # 50, 200 and 1000 matches; human pace at 200; 1 and 2 webhook processes
     .venv/bin/python -m bench.load --matches 1000 --seconds 20
 
 Each match is two players pressing legal moves of the newest panel (random
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -221,6 +222,7 @@ async def measure(
     think: float,
     *,
     bare: bool = False,
+    lean: bool = False,
     webhooks: int = 0,
     seed: int = 1,
     profile: Path | None = None,
@@ -236,7 +238,11 @@ async def measure(
     try:
         if bare:
             matches = [[t.id, t.group, t.users[0].id, t.users[1].id] for t in tables]
-            env = {**bot_environment(fake, prefix), "BARE_MATCHES": json.dumps(matches)}
+            env = {
+                **bot_environment(fake, prefix),
+                "BARE_MATCHES": json.dumps(matches),
+                "BARE_LEAN": "1" if lean else "",
+            }
             processes.append(await BotProcess(env, module="bench.bare_bot").start())
             ready = "bare bot polling"
         elif webhooks:
@@ -257,6 +263,10 @@ async def measure(
             timeout=300,
             what="every panel",
         )
+        # What earlier runs left in this process (a fake's every call) goes now, and what is here stays out of
+        # the collector's sight: its full collections would pause the players and the fake mid-window.
+        gc.collect()
+        gc.freeze()
         rng = random.Random(seed)
         start = time.monotonic()
         until = start + WARM_UP + seconds
@@ -287,6 +297,7 @@ async def measure(
                     result.handlers.append(float(line.rsplit(" ms=", 1)[1]))
         return result
     finally:
+        gc.unfreeze()
         for process in processes:
             await process.close()
         await fake.stop()
@@ -294,13 +305,22 @@ async def measure(
 
 
 async def run(
-    sizes: list[int], seconds: float, think: float, human_at: int | None, webhooks: bool, profile: Path | None = None
+    sizes: list[int],
+    seconds: float,
+    think: float,
+    human_at: int | None,
+    webhooks: bool,
+    profile: Path | None = None,
+    lean_bare: bool = False,
 ) -> list[Result]:
     results: list[Result] = []
     for count in sizes:
-        for name, bare in (("bot (polling)", False), ("bare aiogram bot", True)):
+        runs = [("bot (polling)", False, False), ("bare aiogram bot", True, False)]
+        if lean_bare:
+            runs.append(("bare bot, lean", True, True))
+        for name, bare, lean in runs:
             print(f"load: {name}, {count} matches", file=sys.stderr, flush=True)
-            results.append(await measure(name, count, seconds, 0.0, bare=bare, profile=profile))
+            results.append(await measure(name, count, seconds, 0.0, bare=bare, lean=lean, profile=profile))
     if human_at:
         for name, bare in (("bot, human pace", False), ("bare, human pace", True)):
             print(f"load: {name}, {human_at} matches", file=sys.stderr, flush=True)
@@ -316,15 +336,31 @@ async def run(
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, nargs="*", default=[50, 200], help="saturated runs of these sizes")
+    parser.add_argument("--matches", type=int, nargs="*", default=[50, 200, 1000], help="saturated runs of these sizes")
     parser.add_argument("--seconds", type=float, default=15.0, help="the measured window of each run")
     parser.add_argument("--think", type=float, default=2.5, help="mean think time of the human-pace runs (s)")
     parser.add_argument("--human", type=int, default=200, help="matches of the human-pace runs (0: none)")
     parser.add_argument("--no-webhooks", action="store_true", help="skip the 1 and 2 webhook process runs")
     parser.add_argument("--profile", type=Path, help="py-spy the saturated runs' processes, stacks into this folder")
+    parser.add_argument(
+        "--lean-bare",
+        action="store_true",
+        help="also run the bare bot making its calls and setting its collector as the bot does: the game and "
+        "storage alone",
+    )
     args = parser.parse_args(argv)
+    if args.profile and not Path(sys.executable).with_name("py-spy").exists():
+        parser.error("--profile needs py-spy in the venv: .venv/bin/pip install py-spy")
     results = asyncio.run(
-        run(args.matches, args.seconds, args.think, args.human or None, not args.no_webhooks, args.profile)
+        run(
+            args.matches,
+            args.seconds,
+            args.think,
+            args.human or None,
+            not args.no_webhooks,
+            args.profile,
+            args.lean_bare,
+        )
     )
     print(table_text(results))
     by = {(r.name, r.matches): r for r in results}
@@ -332,6 +368,9 @@ def main(argv: list[str]) -> int:
         bot, bare = by.get(("bot (polling)", count)), by.get(("bare aiogram bot", count))
         if bot and bare and bare.rate:
             print(f"{count} matches: the bot makes {bot.rate / bare.rate:.2f} of the bare bot's presses/s")
+        lean = by.get(("bare bot, lean", count))
+        if bot and lean and lean.rate:
+            print(f"{count} matches: the bot makes {bot.rate / lean.rate:.2f} of the lean bare bot's presses/s")
     return 0
 
 

@@ -50,6 +50,8 @@ from tests.redis_server import redis_url
 
 ANSWER_WAIT = 15.0
 """Seconds a press waits for its answer (a bot killed meanwhile never answers it)."""
+STUCK_AFTER = 120.0
+"""Seconds without a move after which a match counts as stuck: a problem, and its player stops pressing."""
 
 
 @dataclass
@@ -70,7 +72,6 @@ class Figures:
     """Groups that got their result twice: the bot was killed after Telegram took it and before Redis recorded
     it (a send cannot be made idempotent with the Bot API, so it is sent again rather than lost)."""
     kills: int = 0
-    kill_times: list[float] = field(default_factory=list)
     leaderboards_exact: bool = False
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -124,10 +125,16 @@ async def _play(
 ) -> None:  # fmt: skip
     """Press the newest panel of whoever is to act until the match ends; now and then a stale or repeated press."""
     old_buttons: dict[int, list[str]] = {}
-    idle_since = time.monotonic()
+    idle_since = progress_at = time.monotonic()
+    seen = -1
     while True:
         record, match = await outside.get(match_id)
         if not record.is_active:
+            return
+        if record.version != seen:
+            seen, progress_at = record.version, time.monotonic()
+        elif time.monotonic() - progress_at > STUCK_AFTER:
+            figures.problems.append(await _stuck(fake, outside, match_id, players))
             return
         user = players[match.turn or 0]
         panel = _panel(fake, user, match_id)
@@ -178,12 +185,43 @@ async def _play(
             )
 
 
-async def _report(figures: Figures, done: asyncio.Event) -> None:
-    """A line on stderr every 10 s: how far the soak is."""
+async def _stuck(fake: FakeTelegram, outside: MatchService, match_id: str, players: tuple[FakeUser, FakeUser]) -> str:
+    """What a match that has not moved for ``STUCK_AFTER`` seconds looks like (a problem line)."""
+    record, match, messages = await outside.screens(match_id)
+    held = [(version_of(p), p.message_id) if (p := _panel(fake, u, match_id)) else None for u in players]
+    due = match_id in await outside.screens_due()
+    return (
+        f"{match_id}: stuck at version {record.version} (turn {match.turn}); panels held (version, id) {held}; "
+        f"messages {messages.model_dump(exclude={'posts', 'summary'})}, {len(messages.posts)} to post; due {due}"
+    )
+
+
+async def _report(
+    figures: Figures, done: asyncio.Event, fake: FakeTelegram, outside: MatchService,
+    matches: list[tuple[str, tuple[FakeUser, FakeUser]]],
+) -> None:  # fmt: skip
+    """A line on stderr every 10 s: how far the soak is; when no press was made in the last 10 s, a line on
+    each match still on (what it holds and what its players see)."""
+    last = -1
     while not done.is_set():
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(done.wait(), 10)
         print(f"soak: {figures.presses} presses, {figures.kills} kills", file=sys.stderr, flush=True)
+        if figures.presses == last and not done.is_set():
+            for match_id, players in matches:
+                with contextlib.suppress(Exception):
+                    if (await outside.get(match_id))[0].is_active:
+                        print(f"soak: {await _stuck(fake, outside, match_id, players)}", file=sys.stderr, flush=True)
+        last = figures.presses
+
+
+async def _watch(bot: RestartingBot, done: asyncio.Event) -> None:
+    """Fail as soon as the bot process ends without being killed (it crashed: nothing would answer)."""
+    while not done.is_set():
+        if bot.exited_by_itself():
+            raise AssertionError("the bot process ended by itself")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), 0.5)
 
 
 async def _killer(
@@ -198,7 +236,6 @@ async def _killer(
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(done.wait(), rng.uniform(*within))
             return
-        figures.kill_times.append(time.monotonic())
         await bot.kill()
         figures.kills += 1
         await bot.start()
@@ -298,7 +335,7 @@ async def run(
         ids = [await _active(outside, group, creator) for (creator, _), group in zip(pairs, groups, strict=True)]
         taken: Counter[tuple[str, int]] = Counter()
         done = asyncio.Event()
-        reporter = asyncio.create_task(_report(figures, done))
+        reporter = asyncio.create_task(_report(figures, done, fake, outside, list(zip(ids, pairs, strict=True))))
         killer = asyncio.create_task(_killer(bot, kills, rng, figures, done, kill_within))
         players = asyncio.gather(
             *(
@@ -306,16 +343,22 @@ async def run(
                 for match_id, pair in zip(ids, pairs, strict=True)
             )
         )
-        # A bot that does not come back after a kill ends the soak at once (its log says why).
-        both: set[asyncio.Future[Any]] = {players, killer}
-        await asyncio.wait(both, return_when=asyncio.FIRST_EXCEPTION)
-        if killer.done() and killer.exception() is not None:
+        # A bot that does not come back after a kill, or that ends by itself, ends the soak at once (its log
+        # says why).
+        watcher = asyncio.create_task(_watch(bot, done))
+        running: set[asyncio.Future[Any]] = {players, killer, watcher}
+        while not players.done():
+            finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            if any(t.exception() is not None for t in finished):
+                break
+        if any(t.done() and t.exception() is not None for t in (killer, watcher)):
             players.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await players
         done.set()
         await reporter
         await killer
+        await watcher
         await players
         figures.doubled += sum(n - 1 for n in taken.values() if n > 1)
         fake.flood_ratio = 0.0
@@ -331,7 +374,7 @@ async def run(
         figures.groups_with_result = sum(1 for n in posted if n > 0)
         figures.results_twice = sum(1 for n in posted if n > 1)
         for group, count in zip(groups, posted, strict=True):
-            if count > 1 and not _at_a_kill(fake, group, heads, figures.kill_times):
+            if count > 1 and not _at_a_kill(fake, group, heads, bot.killed_at):
                 figures.problems.append(f"{group}: the result was posted {count} times, not as the bot was killed")
         for match_id in ids:
             record, _ = await outside.get(match_id)
@@ -340,6 +383,11 @@ async def run(
         figures.leaderboards_exact = await _leaderboards_exact(outside, groups, figures)
         if "Traceback" in bot.output:
             figures.problems.append("a traceback in the bot's log")
+        if figures.problems:
+            _tail(bot)
+    except BaseException:
+        _tail(bot)  # a soak cut short (a timeout, a failure): what the bot was doing
+        raise
     finally:
         await bot.close()
         await fake.stop()
@@ -348,6 +396,11 @@ async def run(
         await redis.aclose()
     figures.seconds = time.monotonic() - started
     return figures
+
+
+def _tail(bot: RestartingBot, lines: int = 300) -> None:
+    print("soak: the bot's log, its end:", file=sys.stderr)
+    print("\n".join(bot.output.splitlines()[-lines:]), file=sys.stderr, flush=True)
 
 
 def _at_a_kill(fake: FakeTelegram, group: int, heads: tuple[str, ...], kills: list[float]) -> bool:

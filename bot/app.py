@@ -20,7 +20,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, User
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from bot import webhook
 from bot.backoff import with_backoff
@@ -34,9 +34,11 @@ from bot.outbox import LimitMiddleware, Outbox
 from bot.presenter import Presenter
 from bot.responses import keep_response_models
 from bot.routers import build_router
+from bot.runtime import tune_collector
 from bot.scheduler import Scheduler
 from bot.services.matches import MatchService
 from bot.services.models import LANGS
+from bot.storage.layout import migrate
 from bot.storage.redis import create_redis, redacted
 from bot.timers import Timers
 
@@ -47,16 +49,17 @@ async def wait_for_redis(redis: Redis, url: str) -> None:
     """Return once Redis answers a PING, saying what is wrong (with the URL) while it does not."""
     await with_backoff(
         redis.ping,
-        (RedisError, OSError),
+        (RedisError, RedisClusterException, OSError),
         lambda error, delay: f"Redis at {redacted(url)} does not answer ({error}); retrying in {delay:.0f} s",
     )
 
 
 async def who_am_i(bot: Bot, api: str) -> User:
-    """The bot's own user, waiting while Telegram is unreachable; a rejected token is a StartupError."""
+    """The bot's own user, waiting while Telegram is unreachable; a rejected token is a StartupError. (Kept
+    by ``bot.me()``: aiogram's polling asks for it again as it starts, and a 429 there would end the bot.)"""
     try:
         return await with_backoff(
-            bot.get_me,
+            bot.me,
             (TelegramNetworkError, TelegramServerError, TelegramRetryAfter),
             lambda error, delay: f"Telegram ({api}) does not answer ({error}); retrying in {delay:.0f} s",
         )
@@ -135,6 +138,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         raise
     clock = clock or create_clock(settings)
     service = create_service(settings, redis, clock)
+    await migrate(redis, service.keys)
     i18n = I18n()
     # Webhook workers may be many: what they share lives in Redis. One polling process keeps it in memory.
     shared = settings.webhook_url is not None
@@ -154,7 +158,8 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     )
     presenter = Presenter(outbox, service, i18n, me.username or "", delivery)
     delivery.on_migrate = presenter.migrate
-    dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox)
+    # No FSM: the state of everything lives in Redis, and aiogram's per-update FSM context costs CPU.
+    dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox, disable_fsm=True)
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
     scheduler = Scheduler(redis, service.keys, clock)
@@ -201,21 +206,28 @@ async def set_commands(bot: Bot, i18n: I18n) -> None:
 
 
 async def run(settings: Settings, redis_url: str) -> None:
-    """Poll Telegram, or serve the webhook, until SIGINT or SIGTERM; ``redis_url`` is the shared server's or
-    the bot's own."""
-    redis = create_redis(redis_url)
+    """Poll Telegram, or serve the webhook, until SIGINT or SIGTERM; ``redis_url`` is the shared server's (or
+    cluster's) or the bot's own."""
+    redis = create_redis(redis_url, cluster=settings.redis_cluster and redis_url == settings.redis_url)
     try:
         await wait_for_redis(redis, redis_url)
         app = await create_app(settings, redis=redis)
     except BaseException:
         await redis.aclose()
         raise
+    tune_collector()
     menus = asyncio.create_task(keep_setting_commands(app.bot, app.presenter.i18n))
     try:
         if settings.webhook_url:
             await webhook.serve(app.dispatcher, app.bot, app.redis, settings, app.presenter.bot_username)
         else:
-            log.info("bot @%s polling", app.presenter.bot_username)
+            username = app.presenter.bot_username
+
+            async def polling() -> None:
+                # Said once aiogram has taken SIGINT and SIGTERM (a Ctrl-C from then on stops it cleanly).
+                log.info("bot @%s polling", username)
+
+            app.dispatcher.startup.register(polling)
             await app.dispatcher.start_polling(app.bot, handle_signals=True)
     finally:
         menus.cancel()

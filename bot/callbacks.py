@@ -7,6 +7,7 @@ press on an old message is recognised as stale.
 from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery
 
 
 class JoinCb(CallbackData, prefix="j"):
@@ -25,6 +26,22 @@ class MoveCb(CallbackData, prefix="a"):
     m: str
     v: int
     a: str
+
+
+def move_data(match_id: str, version: int, notation: str) -> str:
+    """``MoveCb(m=match_id, v=version, a=notation).pack()`` without building the model (a panel has a dozen
+    buttons and is rendered after every move). Neither a match id nor a notation holds a colon."""
+    return f"a:{match_id}:{version}:{notation}"
+
+
+async def move_filter(query: CallbackQuery) -> dict[str, MoveCb] | bool:
+    """The filter of game buttons: ``MoveCb.filter()`` without validating through pydantic (every press
+    passes it): the parts of ``a:<match>:<version>:<action>``, or False for any other data. A coroutine
+    function: aiogram runs a plain function in a thread."""
+    parts = (query.data or "").split(":")
+    if len(parts) != 4 or parts[0] != "a" or not parts[2].isdigit():
+        return False
+    return {"callback_data": MoveCb.model_construct(m=parts[1], v=int(parts[2]), a=parts[3])}
 
 
 class SurrenderCb(CallbackData, prefix="s"):

@@ -25,7 +25,10 @@ class Settings(BaseSettings):
     bot_token: SecretStr
     """The bot's token from @BotFather (/newbot), like 123456789:AAE...."""
     redis_url: str | None = None
-    """A shared Redis (redis://host:port/db, rediss://..., unix:///path); unset: the bot's own Redis in DATA_DIR."""
+    """A shared Redis (redis://host:port/db, rediss://..., unix:///path), or a Redis Cluster
+    (redis+cluster://host:port[,host:port...], rediss+cluster://...); unset: the bot's own Redis in DATA_DIR."""
+    redis_cluster: bool = False
+    """Treat REDIS_URL (redis:// or rediss://, any node) as a Redis Cluster."""
     data_dir: Path = Path("data")
     """Where the bot's own Redis keeps matches, ratings and settings (append-only file) when REDIS_URL is unset."""
     telegram_api_base: str | None = None

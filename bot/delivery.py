@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import secrets
@@ -36,11 +37,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat, TelegramRetryAfter
-from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
 from bot.clock import BACKOFF_FIRST, next_backoff
 from bot.i18n import I18n, Translator
+from bot.lean import Markup
 from bot.outbox import Outbox
 from bot.services.matches import MatchService, Rejected, StorageUnavailable
 from bot.services.models import MatchRecord, Messages
@@ -52,6 +53,9 @@ log = logging.getLogger(__name__)
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
 SWEEP_EVERY = 15.0
+RECENT_WRITES = 60.0
+"""Seconds during which a match shown lately is looked at by the sweep for having gone back in Redis."""
+SWEEP_SLICE = 64
 LANE_LEASE = 120.0
 """Seconds a process's hold on a lane of a match lasts unless renewed; a process killed holding it loses it
 sooner, once its heartbeat (``HEARTBEAT_TTL``) is gone."""
@@ -62,6 +66,12 @@ SHOWN_MATCHES = 4096
 GROUP = "group"
 Lane = str | int
 """``GROUP`` or a seat."""
+LANES: tuple[Lane, ...] = (GROUP, 0, 1)
+Screens = tuple[MatchRecord, Match, Messages]
+"""A match as stored and what its messages show."""
+Ticket = dict[Lane, int]
+"""For each lane of a match with no write of its messages under way before a write of the match, how many
+it had made (``Delivery.ticket``)."""
 
 
 @dataclass
@@ -70,6 +80,14 @@ class _Job:
 
     dirty: dict[Lane, bool] = field(default_factory=lambda: {GROUP: True, 0: True, 1: True})
     tasks: dict[Lane, asyncio.Task[None]] = field(default_factory=dict)
+    kicked: dict[Lane, asyncio.Event] = field(
+        default_factory=lambda: {GROUP: asyncio.Event(), 0: asyncio.Event(), 1: asyncio.Event()}
+    )
+    """Set by each kick: a lane waiting on another process's lease asks it again at once."""
+    snapshot: dict[Lane, tuple[Screens, int]] = field(default_factory=dict)
+    """What a lane's next pass may start from instead of reading Redis: the match and its messages as the
+    move that kicked it wrote them, while nothing else can have changed the lane's messages since (see
+    ``Delivery.kick``)."""
 
 
 class Delivery:
@@ -100,19 +118,79 @@ class Delivery:
         """This process's name on the lanes it delivers (``LANE_LEASE``)."""
         self._shown: OrderedDict[str, int] = OrderedDict()
         """The newest version of each match (the most recent ``SHOWN_MATCHES``) this process showed."""
+        self._shown_at: dict[str, float] = {}
+        """When each of those was last shown (``time``)."""
         self._sweeper: asyncio.Task[None] | None = None
         self._heart: asyncio.Task[None] | None = None
         self._closed = False
+        self._writes: OrderedDict[tuple[str, Lane], int] = OrderedDict()
+        """How many writes of its messages each lane of the recent matches began (``ticket``)."""
+        self._writing: dict[tuple[str, Lane], int] = {}
+        """The lanes' writes under way."""
+        self._edited: dict[str, dict[str, int]] = {}
+        """The versions edits brought each match's table and panels to (``tv``, ``p0v``, ``p1v``) that Redis
+        does not hold yet: recorded with the match's settle (an edit is recorded lazily: done again after a
+        restart, it changes nothing), and meanwhile what the lanes take as shown; ``p0x``, ``p1x``: a replaced
+        panel this process tidied."""
 
     # -- scheduling -----------------------------------------------------------
 
-    def kick(self, match_id: str, lanes: tuple[Lane, ...] = (GROUP, 0, 1)) -> None:
-        """Bring the match's messages up to date now (a lane already running passes once more)."""
+    def ticket(self, match_id: str) -> Ticket:
+        """Taken before a write of the match whose script reads what its messages show (a snapshot, see
+        ``kick``): each lane with no write of its messages under way, and how many it began."""
+        return {
+            lane: self._writes.get((match_id, lane), 0) for lane in LANES if not self._writing.get((match_id, lane))
+        }
+
+    def _wrote(self, match_id: str, lane: Lane) -> None:
+        """Count one more write of the lane's messages (begun now, or made elsewhere: a kick without snapshot)."""
+        key = (match_id, lane)
+        self._writes[key] = self._writes.get(key, 0) + 1
+        self._writes.move_to_end(key)
+        while len(self._writes) > 3 * SHOWN_MATCHES:
+            self._writes.popitem(last=False)
+
+    async def _record(self, match_id: str, lane: Lane, write: Awaitable[None]) -> None:
+        """Make a write of what the lane's messages show (counted: a snapshot older than it is not used)."""
+        key = (match_id, lane)
+        self._wrote(match_id, lane)
+        self._writing[key] = self._writing.get(key, 0) + 1
+        try:
+            await write
+        finally:
+            if self._writing[key] == 1:
+                del self._writing[key]
+            else:
+                self._writing[key] -= 1
+
+    def kick(
+        self,
+        match_id: str,
+        lanes: tuple[Lane, ...] = (GROUP, 0, 1),
+        *,
+        snapshot: Screens | None = None,
+        ticket: Ticket | None = None,
+    ) -> None:
+        """Bring the match's messages up to date now (a lane already running passes once more).
+
+        ``snapshot``: the match and its messages as the write that kicked read them in its script, and the
+        ``ticket`` taken before that write. A lane's next pass begins from it instead of reading Redis when
+        nothing can have changed the lane's messages since the script read them: one polling process (its
+        lanes are the only writers of their messages, and anything else that writes them kicks the match
+        after), and no write of the lane's messages was under way at the ticket or began after it."""
         if self._closed:
             return
         job = self._jobs.setdefault(match_id, _Job())
         for lane in lanes:
             job.dirty[lane] = True
+            job.kicked[lane].set()
+            written = None if ticket is None else ticket.get(lane)
+            if snapshot is not None and written is not None and not self.shared:
+                job.snapshot[lane] = (snapshot, written)
+            else:
+                # Something else changed the match (a panel to send again, a resync...): read it.
+                job.snapshot.pop(lane, None)
+                self._wrote(match_id, lane)
             task = job.tasks.get(lane)
             if task is None or task.done():
                 job.tasks[lane] = asyncio.create_task(self._run(match_id, job, lane))
@@ -141,10 +219,16 @@ class Delivery:
                 self.kick(match_id)
         # Redis that went back to an earlier moment (a restart that lost its last second, a failover)
         # shows itself nowhere but in what this process showed since: a match behind that is looked at.
-        ids = list(self._shown)
-        for match_id, version in zip(ids, await self.service.versions(ids), strict=True):
-            if version is not None and version < self._shown[match_id]:
-                self.kick(match_id)
+        # Only the matches shown lately can be ahead of it (Redis loses its last second, a replica its last few),
+        # looked at a slice at a time: a sweep never holds the loop for long, however many matches there are.
+        since = self.time() - RECENT_WRITES
+        ids = list(itertools.takewhile(lambda m: self._shown_at.get(m, since) > since, reversed(self._shown)))
+        for start in range(0, len(ids), SWEEP_SLICE):
+            chunk = ids[start : start + SWEEP_SLICE]
+            for match_id, version in zip(chunk, await self.service.versions(chunk), strict=True):
+                if version is not None and version < self._shown.get(match_id, -1):
+                    self.kick(match_id)
+            await asyncio.sleep(0)
 
     async def _sweep(self) -> None:
         while not self._closed:
@@ -180,22 +264,28 @@ class Delivery:
         backoff = BACKOFF_FIRST
         name = str(lane)
         keeper: asyncio.Task[None] | None = None
-        refused = False
+        waited_out = False
         try:
             while job.dirty[lane] and not self._closed:
                 job.dirty[lane] = False
                 try:
                     if keeper is None and self.shared:
+                        job.kicked[lane].clear()
                         if not await self.service.take_lane(match_id, name, self.token, LANE_LEASE):
-                            if refused:
+                            if waited_out and not job.kicked[lane].is_set():
                                 break  # a live process holds it, and runs it once more
-                            # Its holder may have died this very moment (its heartbeat not gone yet): once more
-                            # after the heartbeat's time.
-                            refused = job.dirty[lane] = True
-                            await asyncio.sleep(HEARTBEAT_TTL)
+                            # The holder was asked to run it once more. It may have died this very moment (its
+                            # heartbeat not gone yet): once more after the heartbeat's time; and at once on a
+                            # kick meanwhile (a newer version: the holder, done by then, must be asked again).
+                            job.dirty[lane] = True
+                            try:
+                                await asyncio.wait_for(job.kicked[lane].wait(), HEARTBEAT_TTL)
+                                waited_out = False
+                            except TimeoutError:
+                                waited_out = True
                             continue
                         keeper = asyncio.create_task(self._keep(match_id, name))
-                    await self._pass(match_id, lane)
+                    await self._pass(match_id, lane, self._snapshot(match_id, job, lane))
                     backoff = BACKOFF_FIRST
                     if keeper is not None and not job.dirty[lane]:
                         if await self.service.leave_lane(match_id, name, self.token, LANE_LEASE):
@@ -223,6 +313,46 @@ class Delivery:
             with contextlib.suppress(StorageUnavailable, Rejected):
                 await self._settle(match_id)
 
+    def _snapshot(self, match_id: str, job: _Job, lane: Lane) -> Screens | None:
+        """The snapshot the lane's pass may start from (``kick``), if any."""
+        found = job.snapshot.pop(lane, None)
+        if found is None or self._writing.get((match_id, lane)) or self._writes.get((match_id, lane), 0) != found[1]:
+            return None
+        return found[0]
+
+    async def resync(self, match_id: str) -> None:
+        """Every message of the match must show it again (Redis holds an older version than they show): new
+        panels, the table edited; the edits this process has not recorded yet are forgotten."""
+        self._edited.pop(match_id, None)
+        await self.service.resync(match_id)
+
+    def _edit_done(self, match_id: str, field: str, version: int) -> None:
+        """An edit brought a message of the match to ``version`` (recorded with the settle)."""
+        edited = self._edited.setdefault(match_id, {})
+        edited[field] = max(version, edited.get(field, -1))
+
+    def _tidied(self, match_id: str, seat: int, message_id: int) -> None:
+        """A replaced panel was deleted or stripped of its buttons (recorded with the settle)."""
+        self._edited.setdefault(match_id, {})[f"p{seat}x"] = message_id
+
+    def _with_edits(self, match_id: str, messages: Messages) -> Messages:
+        """What the match's messages show: as Redis says, and the edits not recorded there yet."""
+        edited = self._edited.get(match_id)
+        if not edited:
+            return messages
+        tv, p0v, p1v = (edited.get(f, -1) for f in ("tv", "p0v", "p1v"))
+        replaced = tuple(
+            None if message == edited.get(f"p{seat}x") else message
+            for seat, message in enumerate(messages.panels_replaced)
+        )
+        return messages.model_copy(
+            update={
+                "table_version": max(messages.table_version, tv),
+                "panel_versions": (max(messages.panel_versions[0], p0v), max(messages.panel_versions[1], p1v)),
+                "panels_replaced": replaced,
+            }
+        )
+
     async def _keep(self, match_id: str, lane: str) -> None:
         """Renew the lane's lease while this process runs it (a pass may wait out long 429s)."""
         while True:
@@ -234,25 +364,42 @@ class Delivery:
                 pass
 
     async def _settle(self, match_id: str) -> None:
+        """Take the match out of the due set if its messages are all up to date, recording the edits made."""
+        edited = dict(self._edited.get(match_id, {}))
         try:
             record, _ = await self.service.peek(match_id)
         except Rejected:
             await self.service.settle(match_id, group_gone=True, blocked=(True, True))
+            self._edited.pop(match_id, None)
             return
         blocked = (await self._blocked(record, 0), await self._blocked(record, 1))
-        await self.service.settle(match_id, group_gone=await self.service.group_gone(record.chat_id), blocked=blocked)
+        gone = await self.service.group_gone(record.chat_id)
+        await self.service.settle(match_id, group_gone=gone, blocked=blocked, edited=edited)
+        left = self._edited.get(match_id)
+        if left is not None:
+            for name, version in edited.items():
+                if left.get(name) == version:
+                    del left[name]
+            if not left:
+                del self._edited[match_id]
 
     async def _blocked(self, record: MatchRecord, seat: int) -> bool:
         return await self.service.is_blocked(record.players[seat].id)
 
     # -- one pass of one lane --------------------------------------------------
 
-    async def _pass(self, match_id: str, lane: Lane) -> None:
-        try:
-            record, match, messages = await self.service.screens(match_id)
-        except Rejected:
-            self._shown.pop(match_id, None)
-            return  # expired: nothing left to show
+    async def _pass(self, match_id: str, lane: Lane, snapshot: Screens | None = None) -> None:
+        if snapshot is not None:
+            record, match, messages = snapshot
+        else:
+            try:
+                record, match, messages = await self.service.screens(match_id)
+            except Rejected:
+                self._shown.pop(match_id, None)
+                self._shown_at.pop(match_id, None)
+                self._edited.pop(match_id, None)
+                return  # expired: nothing left to show
+        messages = self._with_edits(match_id, messages)
         if await self._went_back(record):
             return
         if lane == GROUP:
@@ -275,14 +422,16 @@ class Delivery:
                 )  # fmt: skip
                 self._shown[record.id] = fresh.version
                 if fresh.is_active:
-                    await self.service.resync(record.id)
+                    await self.resync(record.id)
                 self.kick(record.id)
                 return True
         if record.version > shown:
             self._shown[record.id] = record.version
         self._shown.move_to_end(record.id)
+        self._shown_at[record.id] = self.time()
         while len(self._shown) > SHOWN_MATCHES:
-            self._shown.popitem(last=False)
+            gone, _ = self._shown.popitem(last=False)
+            self._shown_at.pop(gone, None)
         return False
 
     async def _group(self, record: MatchRecord, match: Match, messages: Messages) -> None:
@@ -295,7 +444,7 @@ class Delivery:
                 if json.loads(post)["k"] == "match":
                     messages = await self._table(record, match, messages, tr)  # the final table, then the result
                 await self._post(record, messages, post, tr)
-                await self.service.posted(record.id, post)
+                await self._record(record.id, GROUP, self.service.posted(record.id, post))
             await self._table(record, match, messages, tr)
         except TelegramMigrateToChat as exc:
             if self.on_migrate is not None:
@@ -313,10 +462,10 @@ class Delivery:
             if messages.table_version >= version:
                 return messages
             if await self._edit(chat, messages.table, text, None, version):
-                await self.service.shown(record.id, tv=version)
+                self._edit_done(record.id, "tv", version)
                 return messages.model_copy(update={"table_version": version})
         sent = await self.outbox.send(chat, text)
-        await self.service.shown(record.id, t=sent.message_id, tn=number, tv=version)
+        await self._record(record.id, GROUP, self.service.shown(record.id, t=sent.message_id, tn=number, tv=version))
         return messages.model_copy(update={"table": sent.message_id, "table_deal": number, "table_version": version})
 
     async def _post(self, record: MatchRecord, messages: Messages, post: str, tr: Translator) -> None:
@@ -336,9 +485,7 @@ class Delivery:
                 lines.append(rating)
             await self.outbox.send(chat, "\n".join(lines))
 
-    async def _edit(
-        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int
-    ) -> bool:
+    async def _edit(self, chat: int, message_id: int, text: str, markup: Markup | None, version: int) -> bool:
         """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
         try:
             await self.outbox.edit_now(chat, message_id, text, markup, version)
@@ -356,15 +503,20 @@ class Delivery:
         view = match.deal.view(seat)
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
-        markup = keyboards.panel_keyboard(tr, record.id, record.version, view) if record.is_active else None
+        markup = keyboards.panel_json(tr, record.id, record.version, view) if record.is_active else None
         old = messages.panel(seat)
         since = messages.panel_since[seat]
         handed = record.is_active and match.turn == seat and since < record.turn_since
+        left = messages.panels_replaced[seat]
+        if left is not None and left != old:
+            # A panel replaced by a process that died before tidying it: its buttons go now.
+            await self._tidy(player.id, left)
+            self._tidied(record.id, seat, left)
         try:
             if old is not None and since >= 0 and not handed:
                 if messages.panel_versions[seat] < record.version:
                     if await self._edit(player.id, old, text, markup, record.version):
-                        await self.service.shown(record.id, **{f"p{seat}v": record.version})
+                        self._edit_done(record.id, f"p{seat}v", record.version)
                         return
                 else:
                     return
@@ -372,16 +524,24 @@ class Delivery:
             if since >= 0:
                 # Should the process die after Telegram took the new panel but before it is recorded, the
                 # next pass sends one more: the panel that works is always the newest in the chat.
-                await self.service.shown(record.id, **{f"p{seat}n": -1})
+                await self._record(record.id, seat, self.service.shown(record.id, **{f"p{seat}n": -1}))
             sent = await self.outbox.send(player.id, text, markup, silent=quiet)
-            await self.service.shown(
-                record.id, **{f"p{seat}": sent.message_id, f"p{seat}v": record.version, f"p{seat}n": record.version}
-            )
+            fields = {f"p{seat}": sent.message_id, f"p{seat}v": record.version, f"p{seat}n": record.version}
+            replaced = old if old != sent.message_id else None
+            if replaced is not None:
+                fields[f"p{seat}x"] = replaced  # to tidy: a process that dies first leaves it to the next pass
+            await self._record(record.id, seat, self.service.shown(record.id, **fields))
         except TelegramForbiddenError as exc:
             await self._player_gone(record, seat, exc)
             return
-        if old is not None and old != sent.message_id and not await self._quietly(self.outbox.delete(player.id, old)):
-            await self._quietly(self.outbox.strip(player.id, old))
+        if replaced is not None:
+            await self._tidy(player.id, replaced)
+            self._tidied(record.id, seat, replaced)
+
+    async def _tidy(self, chat_id: int, message_id: int) -> None:
+        """Delete a replaced panel, or at least take its buttons (best effort)."""
+        if not await self._quietly(self.outbox.delete(chat_id, message_id)):
+            await self._quietly(self.outbox.strip(chat_id, message_id))
 
     async def _quietly(self, call: Awaitable[object]) -> bool:
         """Tidying up an old panel is best effort: a failure leaves a panel whose presses are refused anyway."""

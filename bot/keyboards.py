@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
+from bot.callbacks import JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
 from bot.i18n import Translator
+from bot.lean import keyboard_json
 from bot.render import View, bingo_rules, blocked_tile, tile
 from bot.services.models import Challenge
 from engine import Action, BingoView, FortyTwoView, Kind, Tile
 from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
 from engine.fortytwo import Phase
 
+T = TypeVar("T")
 TILES_PER_ROW = 4
 BINGO_TILE = Tile(0, 0)
 BIDS_PER_ROW = 7
 
 
-def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+def _rows(buttons: list[T], width: int) -> list[list[T]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+Button = dict[str, str]
+"""A button as its fields (text and callback data)."""
 
 
 def challenge_keyboard(tr: Translator, challenge: Challenge) -> InlineKeyboardMarkup:
@@ -43,25 +51,37 @@ def open_bot_keyboard(tr: Translator, bot_username: str, payload: str) -> Inline
 
 def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> InlineKeyboardMarkup | None:
     """The hand as buttons (a tile that may not be played now marked 🚫) and the extra actions that apply."""
+    rows = panel_rows(tr, match_id, version, view)
+    return None if rows is None else InlineKeyboardMarkup.model_validate({"inline_keyboard": rows})
+
+
+def panel_json(tr: Translator, match_id: str, version: int, view: View) -> str | None:
+    """``panel_keyboard`` as the JSON aiogram would send of it (``bot.lean``: no models on the hot path)."""
+    rows = panel_rows(tr, match_id, version, view)
+    return None if rows is None else keyboard_json(rows)
+
+
+def panel_rows(tr: Translator, match_id: str, version: int, view: View) -> list[list[Button]] | None:
+    """The rows of ``panel_keyboard``, each button as its text and callback data."""
     if view.end is not None and max(view.score) >= view.target:
         return None
 
-    def button(text: str, action: Action) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=MoveCb(m=match_id, v=version, a=action.notation()).pack())
+    def button(text: str, action: Action) -> Button:
+        return {"text": text, "callback_data": move_data(match_id, version, action.notation())}
 
     legal = set(view.legal)
     acting = view.turn == view.seat
-    rows: list[list[InlineKeyboardButton]] = []
-    extra: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
+    extra: list[list[Button]] = []
     if isinstance(view, FortyTwoView) and acting and view.phase is Phase.BIDDING:
         bids = [a for a in view.legal if a.kind is Kind.BID]
         rows += _rows([button(str(a.value), a) for a in bids], BIDS_PER_ROW)
         rows.append([button(tr("btn-pass"), PASS)])
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+        return rows
     if isinstance(view, FortyTwoView) and acting and view.phase is Phase.TRUMPS:
         trumps = [a for a in view.legal if a.kind is Kind.TRUMPS]
         rows += _rows([button(tr("btn-trump", suit=a.value), a) for a in trumps], 2)
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+        return rows
     hand_buttons = []
     for t in view.hand:
         play = Action(Kind.PLAY, t.index)
@@ -86,7 +106,7 @@ def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> I
                     button(tr("btn-take-hidden"), TAKE_HIDDEN),
                 ]
             )
-    return InlineKeyboardMarkup(inline_keyboard=rows + extra) if rows or extra else None
+    return rows + extra if rows or extra else None
 
 
 def add_to_group_keyboard(tr: Translator, bot_username: str) -> InlineKeyboardMarkup:

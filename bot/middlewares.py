@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
+import secrets
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,6 +19,8 @@ from bot.i18n import I18n, pick_lang
 from bot.services.matches import MatchService, StorageUnavailable
 
 log = logging.getLogger("bot.updates")
+_PROCESS = secrets.token_hex(8)
+_HANDLINGS = itertools.count()
 
 
 class UpdateMiddleware(BaseMiddleware):
@@ -38,7 +41,7 @@ class UpdateMiddleware(BaseMiddleware):
         context: dict[str, Any] = {}
         data["log_ctx"] = context
         kind = event.event_type
-        attempt = uuid.uuid4().hex
+        attempt = f"{_PROCESS}.{next(_HANDLINGS)}"  # unique to this handling, in every process
         marked = False
         try:
             if not await self.service.first_delivery(event.update_id, attempt):

@@ -27,7 +27,6 @@ import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TypeVar
 
 from aiogram import Bot
@@ -35,8 +34,8 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextR
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import AnswerCallbackQuery, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.lean import EditMessageTextLean, Markup, Posted, SendMessageLean, markup_json
 from bot.limits import Budget, Limiter, LocalLimiter
 
 log = logging.getLogger(__name__)
@@ -58,7 +57,7 @@ class _Lane:
     """One chat's queue in this process."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    pending: dict[int, tuple[int, str, InlineKeyboardMarkup | None]] = field(default_factory=dict)
+    pending: dict[int, tuple[int, str, Markup | None]] = field(default_factory=dict)
     shown: dict[int, int] = field(default_factory=dict)
     """The newest version of each message sent to Telegram."""
     flusher: asyncio.Task[None] | None = None
@@ -125,32 +124,28 @@ class Outbox:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup | None = None,
         *,
         reply_to: int | None = None,
         silent: bool = False,
-    ) -> Message:
-        """Send a message (waiting for the chat's budget). Errors such as 403 reach the caller."""
+    ) -> Posted:
+        """Send a message (waiting for the chat's budget); its id. Errors such as 403 reach the caller."""
+        method = SendMessageLean(
+            chat_id=chat_id,
+            text=text,
+            reply_markup=markup_json(self.bot, markup),
+            reply_to_message_id=reply_to,
+            allow_sending_without_reply=True if reply_to is not None else None,
+            disable_notification=silent or None,
+        )
         lane = self._lane(chat_id)
         async with lane.lock:
             await self._take_slot(chat_id, edit=False)
-            message = await self._call(
-                lambda: self.bot.send_message(
-                    chat_id,
-                    text,
-                    reply_markup=markup,
-                    reply_to_message_id=reply_to,
-                    allow_sending_without_reply=True if reply_to is not None else None,
-                    disable_notification=silent or None,
-                    parse_mode="HTML",
-                )
-            )
+            message = await self._call(lambda: self.bot(method))
         assert message is not None
         return message
 
-    async def edit_now(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int
-    ) -> None:
+    async def edit_now(self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int) -> None:
         """Edit a message to ``version`` as soon as the chat's budget allows; errors reach the caller.
 
         An edit of the same message scheduled with ``edit`` for an older version is dropped.
@@ -166,17 +161,11 @@ class Outbox:
             self._mark_shown(lane, message_id, version)
             await self._edit_text(chat_id, message_id, text, markup)
 
-    async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> None:
-        await self._call(
-            partial(
-                self.bot.edit_message_text,
-                text=text,
-                chat_id=chat_id,
-                message_id=message_id,
-                reply_markup=markup,
-                parse_mode="HTML",
-            )
+    async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> None:
+        method = EditMessageTextLean(
+            text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup_json(self.bot, markup)
         )
+        await self._call(lambda: self.bot(method))
 
     async def strip(self, chat_id: int, message_id: int) -> None:
         """Remove a message's buttons, without waiting for the chat's budget (best effort, no retries)."""
@@ -190,7 +179,7 @@ class Outbox:
             del lane.shown[next(iter(lane.shown))]
 
     def edit(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None, version: int | None = None
+        self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int | None = None
     ) -> None:
         """Schedule an edit; a newer one of the same message replaces it while it waits."""
         lane = self._lane(chat_id)

@@ -13,7 +13,7 @@ import logging
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
-from bot.delivery import Delivery
+from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
 from bot.outbox import Outbox
 from bot.services.matches import MatchService
@@ -36,9 +36,12 @@ class Presenter:
         """A new match: the table in the group, a panel for each player (the accept marked them due)."""
         self.delivery.kick(record.id)
 
-    def show(self, result: MoveResult) -> None:
-        """After a move: results if a deal or the match ended, then the table and both panels."""
-        self.delivery.kick(result.record.id)
+    def show(self, result: MoveResult, ticket: Ticket | None = None) -> None:
+        """After a move: results if a deal or the match ended, then the table and both panels (starting from
+        what the move's script said the messages show, when it did: ``ticket`` from ``Delivery.ticket``
+        before the move)."""
+        snapshot = None if result.messages is None else (result.record, result.match, result.messages)
+        self.delivery.kick(result.record.id, snapshot=snapshot, ticket=ticket)
 
     async def resend_panel(self, record: MatchRecord, seat: int) -> None:
         """The seat's panel again, as a new message at the bottom of the chat; the old one stops working."""
@@ -49,7 +52,7 @@ class Presenter:
     async def resync(self, record: MatchRecord) -> None:
         """Redis went back to an earlier moment than the messages show: both panels again as new messages,
         and the table edited, to what Redis holds."""
-        await self.service.resync(record.id)
+        await self.delivery.resync(record.id)
         self.delivery.kick(record.id)
 
     async def migrate(self, old: int, new: int) -> None:

@@ -7,6 +7,7 @@ names are escaped.
 
 from __future__ import annotations
 
+import functools
 import math
 from html import escape
 
@@ -29,6 +30,7 @@ def clip(text: str, limit: int = NAME_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+@functools.lru_cache(maxsize=4096)
 def user_text(text: str, limit: int = NAME_LIMIT) -> str:
     """Text a user wrote (a name, a command's argument) made safe for an HTML message: cut, then escaped."""
     return escape(clip(text, limit))

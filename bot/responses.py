@@ -15,6 +15,8 @@ import inspect
 from aiogram import methods
 from aiogram.methods import Response, TelegramMethod
 
+from bot.lean import EditMessageTextLean, SendMessageLean
+
 _KEPT: list[type] = []
 
 
@@ -28,3 +30,5 @@ def keep_response_models() -> None:
             returning = getattr(method, "__returning__", None)
             if returning is not None:
                 _KEPT.append(Response[returning])  # type: ignore[valid-type]
+    for lean in (SendMessageLean, EditMessageTextLean):
+        _KEPT.append(Response[lean.__returning__])  # type: ignore[name-defined]

@@ -59,6 +59,18 @@ class Timers:
         challenge = await self.service.notice(challenge_id)
         if challenge is None:
             return None  # joined, withdrawn or announced
+        record = await self.service.accepted(challenge)
+        if record is not None:
+            # Joined. Here only when the accept's process died midway (its job was due a few seconds after):
+            # carried through now, the challenge's message says so and the match's messages go out.
+            if challenge.message_id is not None:
+                _, match = await self.service.peek(record.id)
+                text = render.challenge_accepted_text(self.i18n[record.lang], record, match.rules.name,
+                                                      match.deal.target)  # fmt: skip
+                with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                    await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
+            self.delivery.kick(record.id)
+            return None
         if challenge.expires > self.clock.time():
             return challenge.expires
         if challenge.message_id is not None:

@@ -97,15 +97,16 @@ async def serve(dispatcher: Dispatcher, bot: Bot, redis: Redis, settings: Settin
                 "set WEBHOOK_HOST and WEBHOOK_PORT to a free address"
             ) from None
         await set_webhook(bot, dispatcher, settings.webhook_url, secret)
-        log.info(
-            "bot @%s serving the webhook %s on %s:%s",
-            username, settings.webhook_url, settings.webhook_host, settings.webhook_port,
-        )  # fmt: skip
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
+        # Said once SIGINT and SIGTERM are taken (a Ctrl-C from then on stops it cleanly).
+        log.info(
+            "bot @%s serving the webhook %s on %s:%s",
+            username, settings.webhook_url, settings.webhook_host, settings.webhook_port,
+        )  # fmt: skip
         await stop.wait()
         log.info("stopping: the webhook stays for the other processes")
     finally:

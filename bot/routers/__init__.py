@@ -1,4 +1,5 @@
-"""One router per feature; ``build_router`` puts them in order (the catch-all button handler last)."""
+"""One router per feature; ``build_router`` puts them in order: the game first (its buttons are pressed most),
+the catch-all button handler last."""
 
 from __future__ import annotations
 
@@ -9,5 +10,6 @@ from bot.routers import chats, game, group, private, settings, stats
 
 def build_router() -> Router:
     root = Router(name="root")
-    root.include_routers(chats.build(), group.build(), private.build(), stats.build(), settings.build(), game.build())
+    features = (chats.build(), group.build(), private.build(), stats.build(), settings.build())
+    root.include_routers(game.build(), *features, game.build_fallback())
     return root

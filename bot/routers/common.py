@@ -25,6 +25,7 @@ REJECTION_TOASTS: dict[Rejection, str] = {
     Rejection.STALE: "toast-stale",
     Rejection.DUPLICATE: "toast-done",
     Rejection.BUSY: "toast-busy",
+    Rejection.OLD_PANEL: "toast-old-panel",
     Rejection.NO_CHALLENGE: "toast-challenge-gone",
     Rejection.OWN_CHALLENGE: "toast-own-challenge",
     Rejection.NOT_INVITED: "toast-not-invited",

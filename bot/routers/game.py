@@ -9,7 +9,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot import keyboards, render
-from bot.callbacks import ClaimWinCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb
+from bot.callbacks import ClaimWinCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb, move_filter
 from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
@@ -36,22 +36,31 @@ async def move(
         return
     tr = i18n[record.lang]
     seat = record.seat_of(user.id)
-    view = match.deal.view(seat) if seat is not None else None
-    if seat is not None and query.message is not None and record.is_active:
-        panel = await service.panel_message(record.id, seat)
-        if panel is not None and panel != query.message.message_id:
-            await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-old-panel")
-            return
+    # An older message than the panel Redis knows is an old panel (checked in the move's script); a newer one
+    # is a panel whose sending is not recorded yet (another process sent it a moment ago): its button's
+    # version decides, as any.
+    message_id = query.message.message_id if query.message is not None and seat is not None else None
+    ticket = presenter.delivery.ticket(record.id)
     try:
         result = await service.submit(
-            callback_data.m, user.id, callback_data.a, version=callback_data.v, request_id=query.id
+            callback_data.m,
+            user.id,
+            callback_data.a,
+            version=callback_data.v,
+            request_id=query.id,
+            message_id=message_id,
         )
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value if exc.refusal is None else exc.refusal.value
+        if seat is not None and (
+            exc.reason is Rejection.OLD_PANEL or await _from_old_panel(service, record, seat, message_id, exc)
+        ):
+            await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-old-panel")
+            return
         if exc.reason is Rejection.STALE and seat is not None:
             await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-stale")
             return
-        await query.answer(rejection_text(tr, exc, view))
+        await query.answer(rejection_text(tr, exc, match.deal.view(seat) if seat is not None else None))
         if exc.reason is Rejection.MATCH_OVER and query.message is not None:
             # A panel of a finished match that kept its buttons (one sent as the bot died, say).
             await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
@@ -59,8 +68,19 @@ async def move(
     if result.duplicate:
         log_ctx["result"] = "duplicate"
     else:
-        presenter.show(result)
+        presenter.show(result, ticket)
     await query.answer()
+
+
+async def _from_old_panel(
+    service: MatchService, record: MatchRecord, seat: int, message_id: int | None, exc: Rejected
+) -> bool:
+    """Whether a press refused before its script ran (stale, illegal, out of turn) came from an old panel of an
+    active match: that is what the player is told then."""
+    if message_id is None or not record.is_active or exc.reason in (Rejection.NO_MATCH, Rejection.MATCH_OVER):
+        return False
+    panel = await service.panel_message(record.id, seat)
+    return panel is not None and message_id < panel
 
 
 async def _outdated_panel(
@@ -299,9 +319,10 @@ async def unknown_button(query: CallbackQuery, service: MatchService, i18n: I18n
 
 
 def build() -> Router:
-    """A new router with this module's handlers (a router can have one parent only)."""
+    """A new router with this module's handlers (a router can have one parent only). It goes first: a
+    press on a tile is the update the bot gets most."""
     router = Router(name="game")
-    router.callback_query.register(move, MoveCb.filter())
+    router.callback_query.register(move, move_filter)
     router.callback_query.register(join_here, JoinCb.filter())
     router.callback_query.register(withdraw, WithdrawCb.filter())
     router.message.register(surrender_command, Command("surrender"))
@@ -309,5 +330,11 @@ def build() -> Router:
     router.callback_query.register(claim_win, ClaimWinCb.filter())
     router.message.register(lang_command, Command("lang"))
     router.callback_query.register(set_lang, LangCb.filter(F.lang.in_(LANGS)))
+    return router
+
+
+def build_fallback() -> Router:
+    """The handler of any button no other router took (it goes last)."""
+    router = Router(name="unknown buttons")
     router.callback_query.register(unknown_button)
     return router

@@ -10,6 +10,7 @@ current record and the move is checked again on it (a bounded retry).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -20,8 +21,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.services.models import (
@@ -42,7 +45,9 @@ from bot.services.models import (
 )
 from bot.storage import scripts
 from bot.storage.codec import StoredDeal
-from bot.storage.keys import GLOBAL, Keys, chat_scope
+from bot.storage.keys import GLOBAL, Keys, chat_scope, user_scope
+from bot.storage.keys import challenge_id as new_challenge_id
+from bot.storage.layout import move_key
 from engine import PRESETS, Action, Deal, IllegalAction, Match, Refusal, find_preset
 
 log = logging.getLogger(__name__)
@@ -51,7 +56,7 @@ T = TypeVar("T")
 Plan = tuple[Match, dict[str, Any], Deal | None]
 """What a write makes of a match: the match after it, the record fields to update, the deal it finished."""
 
-_MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p1", "p1v", "p1n", "s")
+_MESSAGE_FIELDS = scripts.MESSAGE_FIELDS
 RECENT_REQUESTS = 6
 MAX_ATTEMPTS = 5
 KEEP_AFTER_DEADLINE = 86400
@@ -60,6 +65,9 @@ FLAG_TTL = 5.0
 FLAGS_KEPT = 65536
 CHAT_HISTORY = 50
 USER_HISTORY = 20
+ACCEPT_CHECK = 5.0
+"""Seconds after an accept at which the challenge's job looks whether the accept was carried through (a
+process may die between the steps in the challenge's and the match's slots)."""
 
 
 class ServiceError(Exception):
@@ -116,15 +124,31 @@ class MatchService:
         cached record, without parsing)."""
         self._flags: dict[str, tuple[bool, float]] = {}
         """Recently read flags (a group gone, a user who blocked the bot) and until when they are trusted."""
+        self.cluster = isinstance(redis, RedisCluster)
+        """A Redis Cluster: a script touches one slot, and what spans slots goes step by step."""
         self._move = redis.register_script(scripts.MOVE)
         self._finish = redis.register_script(scripts.FINISH)
+        self._count_chat = redis.register_script(scripts.COUNT_CHAT)
+        self._count_global = redis.register_script(scripts.COUNT_GLOBAL)
+        self._count_user = redis.register_script(scripts.COUNT_USER)
+        self._finished = redis.register_script(scripts.FINISHED)
         self._accept = redis.register_script(scripts.ACCEPT)
+        self._create_match = redis.register_script(scripts.CREATE_MATCH)
         self._open = redis.register_script(scripts.OPEN)
         self._challenge_message = redis.register_script(scripts.CHALLENGE_MESSAGE)
+        self._notice_message = redis.register_script(scripts.NOTICE_MESSAGE)
         self._withdraw = redis.register_script(scripts.WITHDRAW)
         self._pop_post = redis.register_script(scripts.POP_POST)
         self._shown = redis.register_script(scripts.SHOWN)
-        self._settle = redis.register_script(scripts.SETTLE)
+        self._settled = redis.register_script(scripts.SETTLED)
+        self._mark_due = redis.register_script(scripts.MARK_DUE)
+        self._undue = redis.register_script(scripts.UNDUE)
+        # On one server, a write marks its match due itself, and a settle is one script (one command each).
+        self._marking = {
+            id(self._move): redis.register_script(scripts.MARK_DUE_FIRST + scripts.MOVE),
+            id(self._finish): redis.register_script(scripts.MARK_DUE_FIRST + scripts.FINISH),
+        }
+        self._settle_here = redis.register_script(scripts.SETTLE_HERE)
         self._expire_challenge = redis.register_script(scripts.EXPIRE_CHALLENGE)
         self._mark_clock = redis.register_script(scripts.MARK_CLOCK)
         self._forget_delivery = redis.register_script(scripts.FORGET_DELIVERY)
@@ -137,6 +161,49 @@ class MatchService:
             return await op
         except (RedisConnectionError, RedisTimeoutError) as exc:
             raise StorageUnavailable(str(exc)) from exc
+
+    async def _scripts(self, *calls: tuple[AsyncScript, list[str], list[Any]]) -> list[Any]:
+        """Run scripts in order, in one round trip (a pipeline): for steps that need no answer of each other.
+        A script the server does not know yet is loaded and run again (the server did not run it). In a
+        cluster (where a pipeline may not hold scripts) each goes on its own, all at once: for steps whose
+        order does not matter."""
+        if self.cluster:
+            return list(
+                await self._call(asyncio.gather(*(script(keys=keys, args=args) for script, keys, args in calls)))
+            )
+        if len(calls) == 1:  # no pipeline for one (a single command takes the shared connection)
+            script, keys, args = calls[0]
+            return [await self._call(script(keys=keys, args=args))]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            answers = await self._call(pipe.execute(raise_on_error=False))
+        for i, answer in enumerate(answers):
+            if isinstance(answer, NoScriptError):
+                script, keys, args = calls[i]
+                answers[i] = await self._call(script(keys=keys, args=args))
+            elif isinstance(answer, (RedisConnectionError, RedisTimeoutError)):
+                raise StorageUnavailable(str(answer)) from answer
+            elif isinstance(answer, Exception):
+                raise answer
+        return list(answers)
+
+    def _due(self, *match_ids: str) -> tuple[AsyncScript, list[str], list[Any]]:
+        """The step that marks the matches' screens as due (before a write of them)."""
+        now = self.clock()
+        return self._mark_due, [self.keys.screens_due()], [x for m in match_ids for x in (m, now)]
+
+    async def _due_then(self, match_id: str, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Mark the match's screens as due, then run the script (one round trip on one Redis; in a cluster the
+        mark is in another slot, and it goes first, so that a process dying after the write leaves it due)."""
+        if self.cluster:
+            await self._scripts(self._due(match_id))
+            return (await self._scripts((script, keys, args)))[0]
+        marking = self._marking.get(id(script))
+        if marking is not None:
+            keys, args = [*keys, self.keys.screens_due()], [*args, match_id, self.clock()]
+            return (await self._scripts((marking, keys, args)))[0]
+        return (await self._scripts(self._due(match_id), (script, keys, args)))[1]
 
     # -- matches: reading ----------------------------------------------------
 
@@ -242,12 +309,17 @@ class MatchService:
         return (await self._messages(match_id))[1]
 
     async def screens(self, match_id: str) -> tuple[MatchRecord, Match, Messages]:
-        """The match as stored now and its messages, read together (one consistent moment)."""
+        """The match as stored now and its messages, read together (one consistent moment). A finish left
+        half done (its writer died between its steps) is carried through first."""
         data, messages = await self._messages(match_id, with_record=True)
         if data is None:
             self._cache.pop(match_id, None)
             raise Rejected(Rejection.NO_MATCH)
         record, match = self._read(match_id, data)
+        if messages.finishing is not None:
+            log.info("match %s: carrying its finish through", match_id)
+            await self._count(record, messages.finishing)
+            return await self.screens(match_id)
         return record, match, messages
 
     async def _messages(self, match_id: str, *, with_record: bool = False) -> tuple[bytes | None, Messages]:
@@ -258,25 +330,7 @@ class MatchService:
             pipe.lrange(self.keys.posts(match_id), 0, -1)
             fields, posts = await self._call(pipe.execute())
         f = dict(zip(names, fields, strict=True))
-
-        def num(name: str) -> int | None:
-            return None if f[name] is None else int(f[name])
-
-        def version(name: str) -> int:
-            return -1 if f[name] is None else int(f[name])
-
-        summary = f["s"]
-        messages = Messages(
-            table=num("t"),
-            table_deal=num("tn"),
-            table_version=version("tv"),
-            panels=(num("p0"), num("p1")),
-            panel_versions=(version("p0v"), version("p1v")),
-            panel_since=(version("p0n"), version("p1n")),
-            posts=[_text(post) for post in posts],
-            summary=None if summary is None else Summary.model_validate_json(summary),
-        )
-        return f.get("d"), messages
+        return f.get("d"), _messages_of(f, posts)
 
     async def panel_message(self, match_id: str, seat: int) -> int | None:
         """The id of the seat's current panel message (one field: the check a press makes)."""
@@ -297,19 +351,13 @@ class MatchService:
 
     async def resend_panel(self, match_id: str, seat: int) -> None:
         """The seat's panel must arrive again as a new message (its screens are due)."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.match(match_id), f"p{seat}n", -1)
-            pipe.zadd(self.keys.screens_due(), {match_id: self.clock()})
-            await self._call(pipe.execute())
+        await self._due_then(match_id, self._shown, [self.keys.match(match_id)], [f"p{seat}n", -1])
 
     async def resync(self, match_id: str) -> None:
         """Every message of the match must show it again: new panels, the table edited (its screens are due).
         For a match whose messages show versions Redis no longer holds."""
-        fields: dict[Any, Any] = {"tv": -1, "p0v": -1, "p1v": -1, "p0n": -1, "p1n": -1}
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.match(match_id), mapping=fields)
-            pipe.zadd(self.keys.screens_due(), {match_id: self.clock()})
-            await self._call(pipe.execute())
+        fields = ["tv", -1, "p0v", -1, "p1v", -1, "p0n", -1, "p1n", -1]
+        await self._due_then(match_id, self._shown, [self.keys.match(match_id)], fields)
 
     # -- who delivers: one process per lane of a match -----------------------------
 
@@ -359,12 +407,27 @@ class MatchService:
         ids = await self._call(self.redis.zrange(self.keys.screens_due(), 0, -1))
         return [_text(cast(bytes, i)) for i in ids]
 
-    async def settle(self, match_id: str, *, group_gone: bool, blocked: tuple[bool, bool]) -> bool:
-        """Drop the match from the due set if every message is at its version; whether it was dropped."""
+    async def settle(
+        self, match_id: str, *, group_gone: bool, blocked: tuple[bool, bool], edited: dict[str, int] | None = None
+    ) -> bool:
+        """Drop the match from the due set if every message is at its version; whether it was dropped. (Its
+        mark is read first and taken out only if still the same: a write marks the match before it writes.)
+        ``edited``: the versions that edits brought the table and panels to (``tv``, ``p0v``, ``p1v``), recorded
+        first (never lowered)."""
         k = self.keys
-        flags = ["1" if group_gone else "0", *("1" if b else "0" for b in blocked)]
-        keys = [k.match(match_id), k.posts(match_id), k.screens_due()]
-        return bool(int(await self._call(self._settle(keys=keys, args=[match_id, *flags]))))
+        flags: list[str | int] = ["1" if group_gone else "0", *("1" if b else "0" for b in blocked)]
+        flags += [x for item in (edited or {}).items() for x in item]
+        if not self.cluster:
+            keys = [k.match(match_id), k.posts(match_id), k.screens_due()]
+            return bool(int(await self._call(self._settle_here(keys=keys, args=[*flags, match_id]))))
+        score = await self._call(self.redis.zscore(k.screens_due(), match_id))
+        if score is None:
+            if edited:
+                await self._call(self._settled(keys=[k.match(match_id), k.posts(match_id)], args=flags))
+            return True
+        if not int(await self._call(self._settled(keys=[k.match(match_id), k.posts(match_id)], args=flags))):
+            return False
+        return bool(int(await self._call(self._undue(keys=[k.screens_due()], args=[match_id, repr(score)]))))
 
     async def group_gone(self, chat_id: int) -> bool:
         """Whether the group removed the bot (its matches then go on in private)."""
@@ -414,12 +477,15 @@ class MatchService:
         *,
         version: int | None = None,
         request_id: str | None = None,
+        message_id: int | None = None,
     ) -> MoveResult:
         """Apply one player's action, exactly once.
 
         ``version`` is the match version the button was made for (a press on an
         older message is STALE); ``request_id`` (the callback query id) makes a
-        repeated delivery a no-op answered as ``duplicate``.
+        repeated delivery a no-op answered as ``duplicate``; ``message_id`` is
+        the pressed message: one older than the player's panel is an old panel
+        (OLD_PANEL), checked in the move's own script.
         """
         if isinstance(action, str):
             try:
@@ -445,7 +511,8 @@ class MatchService:
                 update.update(status=Status.FINISHED, winner=after.winner, finish=Finish.TARGET)
             return after, update, finished_deal
 
-        return await self._write(match_id, request_id, plan)
+        panel = None if message_id is None else (user_id, message_id)
+        return await self._write(match_id, request_id, plan, panel=panel)
 
     async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
         """End the user's match with a loss for them."""
@@ -526,7 +593,12 @@ class MatchService:
         return bool(await self._call(self._mark_clock(keys=keys, args=[field, version, self.keep_ttl])))
 
     async def _write(
-        self, match_id: str, request_id: str | None, plan: Callable[[MatchRecord, Match], Plan]
+        self,
+        match_id: str,
+        request_id: str | None,
+        plan: Callable[[MatchRecord, Match], Plan],
+        *,
+        panel: tuple[int, int] | None = None,
     ) -> MoveResult:
         """Apply what ``plan`` makes of the match, exactly once, with a bounded retry.
 
@@ -535,7 +607,8 @@ class MatchService:
         :class:`Rejected`. A rejection judged on this process's cache is judged
         again on the stored record (another instance may have moved the match
         on); a compare-and-set that lost to another writer is planned again on
-        the record the script returned.
+        the record the script returned. ``panel``: (user, message) of a press,
+        refused as OLD_PANEL when the message is older than the user's panel.
         """
         fresh = False
         for _ in range(MAX_ATTEMPTS):
@@ -549,7 +622,10 @@ class MatchService:
                     fresh = True
                     continue
                 raise
-            result = await self._commit(record, after, update, request_id, finished_deal)
+            pressed = None
+            if panel is not None and (seat := record.seat_of(panel[0])) is not None:
+                pressed = (f"p{seat}", panel[1])
+            result = await self._commit(record, after, update, request_id, finished_deal, pressed)
             if result is not None:
                 result.finished_deal = finished_deal
                 return result
@@ -563,11 +639,13 @@ class MatchService:
         update: dict[str, Any],
         request_id: str | None,
         finished_deal: Deal | None = None,
+        pressed: tuple[str, int] | None = None,
     ) -> MoveResult | None:
         """Write ``record`` with ``update`` if its version is still current.
 
         Returns None when another writer moved the version on (the cache then
         holds the current record and the caller checks its move again).
+        ``pressed``: the panel's field and the pressed message (see ``_write``).
         """
         recent = record.recent if request_id is None else [*record.recent, request_id][-RECENT_REQUESTS:]
         new = record.model_copy(
@@ -584,21 +662,21 @@ class MatchService:
         key = k.match(record.id)
         a, b = record.players
         cas = [f"{record.version}/{record.rev}", f"{new.version}/{new.rev}", data]
+        panel: list[str | int] = ["", 0] if pressed is None else [*pressed]
         posts = [] if finished_deal is None or new.prev is None else [_deal_post(new.prev)]
         summary: Summary | None = None
+        messages: Messages | None = None
         if new.status is Status.ACTIVE:
-            answer = await self._call(
-                self._move(
-                    keys=[
-                        key,
-                        k.active(record.chat_id, a.id),
-                        k.active(record.chat_id, b.id),
-                        k.posts(record.id),
-                        k.screens_due(),
-                    ],
-                    args=[*cas, self.keep_ttl, record.id, new.updated, len(posts), *posts],
-                )
-            )
+            handed = f"p{match.turn}n" if "turn_since" in update and match.turn is not None else ""
+            args = [*cas, self.keep_ttl, *panel, handed, len(posts), *posts]
+            answer = await self._due_then(record.id, self._move, [key, k.posts(record.id)], args)
+            if int(answer[0]) == 1:
+                messages = _messages_of(dict(zip(_MESSAGE_FIELDS, answer[1], strict=True)), answer[2])
+            if int(answer[0]) == 1 and finished_deal is not None:
+                # Who plays in the chat lives as long as the match (refreshed at each deal's end).
+                for player in (a, b):
+                    with contextlib.suppress(StorageUnavailable):
+                        await self._call(self.redis.expire(k.active(record.chat_id, player.id), self.keep_ttl))
         else:
             counted = new.status is Status.FINISHED and new.winner is not None
             abandoned = new.finish is Finish.ABANDONED
@@ -616,59 +694,36 @@ class MatchService:
                     finished=new.updated,
                 )
             partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change", "ratings"})[:-1]
-            chat, glob = chat_scope(record.chat_id), GLOBAL
-            answer = await self._call(
-                self._finish(
-                    keys=[
-                        key,
-                        k.active(record.chat_id, a.id),
-                        k.active(record.chat_id, b.id),
-                        k.chat_matches(record.chat_id),
-                        k.user_matches(a.id),
-                        k.user_matches(b.id),
-                        k.stats(chat, w.id),
-                        k.stats(chat, lo.id),
-                        k.leaderboard(chat),
-                        k.stats(glob, w.id),
-                        k.stats(glob, lo.id),
-                        k.leaderboard(glob),
-                        k.chat_history(record.chat_id),
-                        k.user_history(w.id),
-                        k.user_history(lo.id),
-                        k.posts(record.id),
-                        k.screens_due(),
-                        k.jobs(),
-                    ],
-                    args=[
-                        *cas,
-                        self.finished_ttl,
-                        "1" if counted else "h" if abandoned else "0",
-                        record.id,
-                        w.id,
-                        lo.id,
-                        self.elo_k,
-                        self.elo_start,
-                        match.rules.game,
-                        w.name,
-                        lo.name,
-                        partial,
-                        CHAT_HISTORY,
-                        USER_HISTORY,
-                        new.updated,
-                        len(posts),
-                        *posts,
-                    ],
-                )
+            finishing = json.dumps(
+                {
+                    "c": "1" if counted else "h" if abandoned else "0",
+                    "w": [w.id, w.name],
+                    "l": [lo.id, lo.name],
+                    "g": match.rules.game,
+                    "s": partial,
+                },
+                ensure_ascii=False,
+                separators=(",", ":"),
             )
+            args = [*cas, self.finished_ttl, *panel, finishing, len(posts), *posts]
+            answer = await self._due_then(record.id, self._finish, [key, k.posts(record.id)], args)
         status = int(answer[0])
         if status == 1:
-            if summary is not None and counted:
-                summary.rating_change = int(answer[1])
-                summary.ratings = (int(answer[3]), int(answer[4]))
             self._remember(new, match)
             if self._cache.get(new.id, (None,))[0] is new:
                 self._raw[new.id] = data.encode()
-            return MoveResult(new, match, summary=summary)
+            if new.status is not Status.ACTIVE:
+                try:
+                    ratings = await self._count(new, finishing)
+                except StorageUnavailable as exc:
+                    # The move is made; the rest of its finish waits in Redis for the delivery to carry it through.
+                    log.warning("match %s: finished, its counting waits for Redis (%s)", new.id, exc)
+                else:
+                    if summary is not None and counted:
+                        summary.rating_change, summary.ratings = ratings[0], (ratings[1], ratings[2])
+            return MoveResult(new, match, summary=summary, messages=messages)
+        if status == -2:
+            raise Rejected(Rejection.OLD_PANEL)
         if status == 0:
             # The compare-and-set lost: whatever the versions say, Redis holds the match now (a newer
             # write by another process, an older one after Redis lost its last second, or the same
@@ -678,6 +733,50 @@ class MatchService:
             return None
         self._cache.pop(record.id, None)
         raise Rejected(Rejection.NO_MATCH)
+
+    async def _count(self, record: MatchRecord, finishing: str) -> tuple[int, int, int]:
+        """The steps of a finish after its write, each in one slot and each done once however often it runs
+        (a process that dies between them leaves the rest to whoever reads the match's screens next): the
+        chat's table, indexes and history (the summary gets the chat's rating change there), the global
+        table, each player's indexes and history, the match's clock job; last, the summary kept with the
+        match and its result posted. Returns the chat's rating change and the winner's and loser's ratings."""
+        k = self.keys
+        f = json.loads(finishing)
+        (winner, winner_name), (loser, loser_name) = f["w"], f["l"]
+        chat, match_id, ttl = record.chat_id, record.id, self.finished_ttl + KEEP_AFTER_DEADLINE
+        elo = [winner, loser, self.elo_k, self.elo_start, f["g"], winner_name, loser_name]
+        a, b = record.players
+        scope = chat_scope(chat)
+        chat_keys = [
+            k.counted(scope, match_id),
+            k.active(chat, a.id),
+            k.active(chat, b.id),
+            k.chat_matches(chat),
+            k.stats(scope, winner),
+            k.stats(scope, loser),
+            k.leaderboard(scope),
+            k.chat_history(chat),
+        ]
+        chat_args = [ttl, *elo, f["c"], match_id, f["s"], CHAT_HISTORY]
+        mark = _text((await self._scripts((self._count_chat, chat_keys, chat_args)))[0])
+        numbers, _, summary = mark.partition("|")
+        change, rating_w, rating_l = (int(x) for x in numbers.split(","))
+        steps: list[tuple[AsyncScript, list[str], list[Any]]] = [
+            (
+                self._count_user,
+                [k.counted(user_scope(p.id), match_id), k.user_matches(p.id), k.user_history(p.id)],
+                [ttl, match_id, summary, USER_HISTORY],
+            )
+            for p in (a, b)
+        ]
+        if f["c"] == "1":
+            glob = [k.counted(GLOBAL, match_id), k.stats(GLOBAL, winner), k.stats(GLOBAL, loser), k.leaderboard(GLOBAL)]
+            steps.append((self._count_global, glob, [ttl, *elo]))
+        await self._scripts(*steps)
+        await self._call(self.redis.zrem(k.jobs(), f"t:{match_id}"))
+        keys = [k.match(match_id), k.posts(match_id)]
+        await self._scripts((self._finished, keys, [summary, self.finished_ttl]))
+        return change, rating_w, rating_l
 
     async def migrate_chat(self, old: int, new: int) -> list[str]:
         """A group became a supergroup with a new id: its settings, leaderboard, stats, history and
@@ -714,9 +813,12 @@ class MatchService:
         for source, target in moves:
             if await self._call(self.redis.exists(source)):
                 with contextlib.suppress(ResponseError):
-                    await self._call(self.redis.renamenx(source, target))
+                    await self._move_key(source, target)
         await self._call(self.redis.delete(k.gone(old)))
         return moved
+
+    async def _move_key(self, source: str, target: str) -> None:
+        await self._call(move_key(self.redis, source, target))
 
     # -- challenges ----------------------------------------------------------
 
@@ -736,7 +838,7 @@ class MatchService:
         rules = find_preset(preset)
         now = self.clock()
         challenge = Challenge(
-            id=secrets.token_urlsafe(6),
+            id=new_challenge_id(secrets.token_urlsafe(6), chat_id),
             chat_id=chat_id,
             creator=creator,
             opponent_id=opponent_id,
@@ -749,28 +851,27 @@ class MatchService:
             expires=now + self.challenge_ttl,
         )
         k = self.keys
-        answer = await self._call(
-            self._open(
-                keys=[
-                    k.challenge(challenge.id),
-                    k.chat_challenge(chat_id, creator.id),
-                    k.active(chat_id, creator.id),
-                    k.challenge_notices(),
-                    k.jobs(),
-                ],
-                args=[
-                    challenge.id,
-                    challenge.model_dump_json(),
-                    self.challenge_ttl + KEEP_AFTER_DEADLINE,
-                    challenge.expires,
-                ],
-            )
-        )
-        if int(answer[0]) == -2:
-            raise Rejected(Rejection.ALREADY_PLAYING)
-        if int(answer[0]) == -1:
-            raise Rejected(Rejection.CHALLENGE_OPEN)
+        data = challenge.model_dump_json()
+        # Its notice and its expiry first (their own slots), so that no open challenge lacks them; taken
+        # back when the challenge is refused (one left by a process dying in between expires as nothing).
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(k.challenge_notices(), challenge.id, data)
+            pipe.zadd(k.jobs(), {f"x:{challenge.id}": challenge.expires})
+            await self._call(pipe.execute())
+        keys = [k.challenge(challenge.id), k.chat_challenge(chat_id, creator.id), k.active(chat_id, creator.id)]
+        args: list[str | int] = [challenge.id, data, self.challenge_ttl + KEEP_AFTER_DEADLINE]
+        answer = await self._call(self._open(keys=keys, args=args))
+        if int(answer[0]) != 1:
+            await self._drop_challenge_traces(challenge.id)
+            raise Rejected(Rejection.ALREADY_PLAYING if int(answer[0]) == -2 else Rejection.CHALLENGE_OPEN)
         return challenge
+
+    async def _drop_challenge_traces(self, challenge_id: str) -> None:
+        """A challenge's notice and expiry job go (it was refused, withdrawn or accepted)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(self.keys.challenge_notices(), challenge_id)
+            pipe.zrem(self.keys.jobs(), f"x:{challenge_id}")
+            await self._call(pipe.execute())
 
     async def challenge(self, challenge_id: str) -> Challenge | None:
         """An open challenge (None once joined, withdrawn or expired)."""
@@ -786,14 +887,29 @@ class MatchService:
         return None if data is None else Challenge.model_validate_json(data)
 
     async def expire_challenge(self, challenge: Challenge) -> bool:
-        """End a challenge whose time is up; True for the one caller that did (it edits the message)."""
+        """End a challenge whose time is up; True for the one caller that did. False also when it was accepted
+        (the accept is then carried through, if its process died midway)."""
         k = self.keys
         keys = [
             k.challenge(challenge.id),
             k.chat_challenge(challenge.chat_id, challenge.creator.id),
-            k.challenge_notices(),
+            k.accepted(challenge.chat_id, challenge.id),
         ]
-        return bool(await self._call(self._expire_challenge(keys=keys, args=[challenge.id])))
+        accepted = _text(await self._call(self._expire_challenge(keys=keys, args=[challenge.id])))
+        if accepted:
+            await self._created(MatchRecord.model_validate_json(accepted), challenge.id)
+            return False
+        return bool(await self._call(self.redis.hdel(k.challenge_notices(), challenge.id)))
+
+    async def accepted(self, challenge: Challenge) -> MatchRecord | None:
+        """The match a challenge became, if it was accepted (the accept is carried through first, if its process
+        died midway: the match written, its indexes, its screens due, its clock)."""
+        data = await self._call(self.redis.get(self.keys.accepted(challenge.chat_id, challenge.id)))
+        if data is None:
+            return None
+        record = MatchRecord.model_validate_json(data)
+        await self._created(record, challenge.id)
+        return record
 
     async def open_challenge_of(self, chat_id: int, user_id: int) -> Challenge | None:
         value = await self._call(self.redis.get(self.keys.chat_challenge(chat_id, user_id)))
@@ -802,8 +918,11 @@ class MatchService:
     async def set_challenge_message(self, challenge: Challenge, message_id: int) -> Challenge:
         """Remember the group message of a challenge (keeping its expiry)."""
         updated = challenge.model_copy(update={"message_id": message_id})
-        keys = [self.keys.challenge(challenge.id), self.keys.challenge_notices()]
-        await self._call(self._challenge_message(keys=keys, args=[challenge.id, updated.model_dump_json()]))
+        data = updated.model_dump_json()
+        await self._scripts(
+            (self._challenge_message, [self.keys.challenge(challenge.id)], [data]),
+            (self._notice_message, [self.keys.challenge_notices()], [challenge.id, data]),
+        )
         return updated
 
     async def pending_notices(self) -> list[Challenge]:
@@ -825,13 +944,9 @@ class MatchService:
             challenge = Challenge.model_validate_json(raw)
             if challenge.creator.id != user_id and not admin:
                 raise Rejected(Rejection.NOT_ALLOWED)
-            keys = [
-                k.challenge(challenge_id),
-                k.chat_challenge(challenge.chat_id, challenge.creator.id),
-                k.challenge_notices(),
-                k.jobs(),
-            ]
-            if int(await self._call(self._withdraw(keys=keys, args=[raw, challenge_id]))) == 1:
+            keys = [k.challenge(challenge_id), k.chat_challenge(challenge.chat_id, challenge.creator.id)]
+            if int(await self._call(self._withdraw(keys=keys, args=[raw]))) == 1:
+                await self._drop_challenge_traces(challenge_id)
                 return challenge
         raise Rejected(Rejection.BUSY)
 
@@ -876,38 +991,38 @@ class MatchService:
             turn_timeout=settings.turn_clock(self.turn_timeout),
         )
         chat = challenge.chat_id
-        answer = await self._call(
-            self._accept(
-                keys=[
-                    k.challenge(challenge_id),
-                    k.chat_challenge(chat, challenge.creator.id),
-                    k.match(record.id),
-                    k.active(chat, challenge.creator.id),
-                    k.active(chat, joiner.id),
-                    k.chat_matches(chat),
-                    k.user_matches(challenge.creator.id),
-                    k.user_matches(joiner.id),
-                    k.challenge_notices(),
-                    k.screens_due(),
-                    k.jobs(),
-                ],
-                args=[
-                    raw,
-                    record.id,
-                    record.model_dump_json(),
-                    self.keep_ttl,
-                    challenge_id,
-                    now,
-                    self.clock_due(record, {}) or now,
-                ],
-            )
-        )
+        data = record.model_dump_json()
+        # The challenge's job looks in a moment whether this accept was carried through (see _created).
+        await self._call(self.redis.zadd(k.jobs(), {f"x:{challenge_id}": now + ACCEPT_CHECK}))
+        keys = [
+            k.challenge(challenge_id),
+            k.chat_challenge(chat, challenge.creator.id),
+            k.active(chat, challenge.creator.id),
+            k.active(chat, joiner.id),
+            k.chat_matches(chat),
+            k.accepted(chat, challenge_id),
+        ]
+        answer = await self._call(self._accept(keys=keys, args=[raw, record.id, data, self.keep_ttl]))
         if int(answer[0]) == -1:
             return None
         if int(answer[0]) == -2:
             raise Rejected(Rejection.ALREADY_PLAYING)
+        await self._created(record, challenge_id)
         self._remember(record, match)
         return record
+
+    async def _created(self, record: MatchRecord, challenge_id: str) -> None:
+        """The steps of an accept after the one in the chat's slot, each harmless to repeat: the match's record
+        in its own slot, the players' indexes, its screens due, its clock; the challenge's notice and job go."""
+        k = self.keys
+        await self._call(self._create_match(keys=[k.match(record.id)], args=[record.model_dump_json(), self.keep_ttl]))
+        await self._scripts(self._due(record.id))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player in record.players:
+                pipe.sadd(k.user_matches(player.id), record.id)
+            pipe.zadd(k.jobs(), {f"t:{record.id}": self.clock_due(record, {}) or record.created}, nx=True)
+            await self._call(pipe.execute())
+        await self._drop_challenge_traces(challenge_id)
 
     # -- settings, profiles, updates -------------------------------------------
 
@@ -1034,6 +1149,30 @@ def _deal_post(deal: StoredDeal) -> str:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
+    """The match's messages from its hash's message fields (``MESSAGE_FIELDS``, None where missing) and posts."""
+
+    def num(name: str) -> int | None:
+        return None if f[name] is None else int(f[name])
+
+    def version(name: str) -> int:
+        return -1 if f[name] is None else int(f[name])
+
+    summary = f["s"]
+    return Messages.model_construct(
+        table=num("t"),
+        table_deal=num("tn"),
+        table_version=version("tv"),
+        panels=(num("p0"), num("p1")),
+        panel_versions=(version("p0v"), version("p1v")),
+        panel_since=(version("p0n"), version("p1n")),
+        panels_replaced=(num("p0x"), num("p1x")),
+        posts=[_text(post) for post in posts],
+        summary=None if summary is None else Summary.model_validate_json(summary),
+        finishing=None if f["f"] is None else _text(f["f"]),
+    )
 
 
 def _still(record: MatchRecord, version: int | None) -> None:

@@ -101,10 +101,15 @@ class Messages(BaseModel):
     panel_versions: tuple[int, int] = (-1, -1)
     panel_since: tuple[int, int] = (-1, -1)
     """The version at which each panel message was sent (-1: send a new one)."""
+    panels_replaced: tuple[int | None, int | None] = (None, None)
+    """Each seat's panel message that a newer one replaced and that may still have its buttons (a process
+    died before deleting it): deleted, or stripped of its buttons, by the seat's next pass."""
     posts: list[str] = Field(default_factory=list)
     """Results still to post in the group, oldest first (JSON: a finished deal or the match's end)."""
     summary: Summary | None = None
     """The result of a finished match, as counted."""
+    finishing: str | None = None
+    """A finish whose steps in the other slots are not all done (JSON, ``bot.services.matches``)."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -169,6 +174,8 @@ class Rejection(enum.Enum):
     """This request id was already applied."""
     BUSY = "busy"
     """Too many concurrent writers; the bounded retry gave up."""
+    OLD_PANEL = "old_panel"
+    """The press came from a message older than the player's panel."""
     NO_CHALLENGE = "no_challenge"
     OWN_CHALLENGE = "own_challenge"
     NOT_INVITED = "not_invited"
@@ -233,6 +240,9 @@ class MoveResult:
     """Set when the move finished the match."""
     duplicate: bool = False
     """The same request had been applied before; nothing changed now."""
+    messages: Messages | None = None
+    """What the match's messages showed as the move was written (its script read them): a delivery that
+    starts now may start from it instead of reading them."""
 
 
 Messages.model_rebuild()

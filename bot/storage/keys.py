@@ -1,7 +1,14 @@
 """Every Redis key the bot uses, in one place.
 
-A match's own keys carry the hash tag ``{m:<id>}`` so that a Redis Cluster
-keeps them in one slot. All keys start with a prefix (tests take their own).
+Every key that a script touches together with others carries a hash tag, so
+that a Redis Cluster keeps them in one slot: ``{m:<id>}`` a match's own keys,
+``{c:<chat>}`` a chat's (its challenges, who plays there, its table and
+history), ``{u:<user>}`` a user's matches and history, ``{g}`` the global
+table. A script touches one slot only; what spans slots (a finish counts in
+the chat, in the global table and in two users' histories) is a chain of
+idempotent steps (``bot/services/matches.py``). All keys start with a prefix
+(tests take their own). ``bot/storage/layout.py`` renames the keys of the
+layout before the tags.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ class Keys:
     def match(self, match_id: str) -> str:
         """Hash: ``v`` version, ``d`` the match record (JSON), ``s`` the summary of a counted finish;
         what the messages show: ``t``/``tn``/``tv`` the table's id, deal and version, ``p0``/``p0v``/``p0n``
-        (and ``p1``...) each panel's id, version shown and version it was sent at."""
+        (and ``p1``...) each panel's id, version shown and version it was sent at, ``p0x`` (``p1x``) a panel
+        it replaced that may still have its buttons."""
         return f"{self.prefix}:{{m:{match_id}}}"
 
     def posts(self, match_id: str) -> str:
@@ -51,11 +59,11 @@ class Keys:
 
     def active(self, chat_id: int, user_id: int) -> str:
         """String: the id of the user's active match in the chat (one at most)."""
-        return f"{self.prefix}:act:{chat_id}:{user_id}"
+        return f"{self.prefix}:act:{_chat(chat_id)}:{user_id}"
 
     def chat_matches(self, chat_id: int) -> str:
         """Set: ids of the active matches of a chat."""
-        return f"{self.prefix}:actc:{chat_id}"
+        return f"{self.prefix}:actc:{_chat(chat_id)}"
 
     def chat_matches_pattern(self) -> str:
         """The pattern of every chat's set of active matches (``SCAN MATCH``)."""
@@ -63,15 +71,32 @@ class Keys:
 
     def user_matches(self, user_id: int) -> str:
         """Set: ids of the active matches of a user."""
-        return f"{self.prefix}:actu:{user_id}"
+        return f"{self.prefix}:actu:{_user(user_id)}"
 
     def challenge(self, challenge_id: str) -> str:
-        """String (JSON) with a TTL: an open challenge."""
-        return f"{self.prefix}:ch:{challenge_id}"
+        """String (JSON) with a TTL: an open challenge, in its chat's slot (the id ends with ``_<chat>``; an id
+        of the layout before has no chat, and its key no tag)."""
+        chat = challenge_chat(challenge_id)
+        return f"{self.prefix}:ch:{challenge_id}" if chat is None else f"{self.prefix}:ch:{_chat(chat)}:{challenge_id}"
+
+    def accepted(self, chat_id: int, challenge_id: str) -> str:
+        """String with a TTL: the record (JSON) of the match a challenge became, written with the accept (the
+        match's own key is written right after; a process dying in between leaves this to finish it)."""
+        return f"{self.prefix}:acc:{_chat(chat_id)}:{challenge_id}"
+
+    def counted(self, scope: str, match_id: str) -> str:
+        """String with a TTL: a step of a match's finish done in a slot (``scope``: a chat scope, ``all`` or
+        ``u<user>``) and what it answered, so that a step run again changes nothing and answers the same."""
+        tag = _user(int(scope[1:])) if scope.startswith("u") else _scope(scope)
+        return f"{self.prefix}:fin:{tag}:{match_id}"
+
+    def layout(self) -> str:
+        """String: the key layout the data is in (``bot/storage/layout.py``)."""
+        return f"{self.prefix}:layout"
 
     def chat_challenge(self, chat_id: int, user_id: int) -> str:
         """String with a TTL: the id of the user's open challenge in the chat."""
-        return f"{self.prefix}:chu:{chat_id}:{user_id}"
+        return f"{self.prefix}:chu:{_chat(chat_id)}:{user_id}"
 
     def challenge_notices(self) -> str:
         """Hash, no TTL: challenge id -> JSON of the open challenges whose message must say when they expire."""
@@ -85,19 +110,19 @@ class Keys:
 
     def stats(self, scope: str, user_id: int) -> str:
         """Hash: played, won, lost, rating, streak, best, played:<game>, won:<game>."""
-        return f"{self.prefix}:st:{scope}:{user_id}"
+        return f"{self.prefix}:st:{_scope(scope)}:{user_id}"
 
     def leaderboard(self, scope: str) -> str:
         """Sorted set: user id by rating."""
-        return f"{self.prefix}:lb:{scope}"
+        return f"{self.prefix}:lb:{_scope(scope)}"
 
     def chat_history(self, chat_id: int) -> str:
         """List (newest first): summaries of the chat's finished matches."""
-        return f"{self.prefix}:hist:c:{chat_id}"
+        return f"{self.prefix}:hist:{_chat(chat_id)}"
 
     def user_history(self, user_id: int) -> str:
         """List (newest first): summaries of the user's finished matches."""
-        return f"{self.prefix}:hist:u:{user_id}"
+        return f"{self.prefix}:hist:{_user(user_id)}"
 
     def limits(self, chat_id: int) -> str:
         """Sorted set: the calls made to a chat in its Telegram window, by time (ms), for every process."""
@@ -117,3 +142,39 @@ GLOBAL = "all"
 
 def chat_scope(chat_id: int) -> str:
     return f"c{chat_id}"
+
+
+def user_scope(user_id: int) -> str:
+    return f"u{user_id}"
+
+
+CHALLENGE_TOKEN = 8
+"""The length of a challenge id's random part (``secrets.token_urlsafe(6)``)."""
+
+
+def challenge_id(token: str, chat_id: int) -> str:
+    """A challenge's id: its random part, ``_``, its chat (the characters a deep link allows)."""
+    return f"{token}_{chat_id}"
+
+
+def challenge_chat(challenge_id: str) -> int | None:
+    """The chat a challenge id names, or None for an id of the layout before (its random part alone)."""
+    if len(challenge_id) <= CHALLENGE_TOKEN + 1 or challenge_id[CHALLENGE_TOKEN] != "_":
+        return None
+    try:
+        return int(challenge_id[CHALLENGE_TOKEN + 1 :])
+    except ValueError:
+        return None
+
+
+def _chat(chat_id: int) -> str:
+    return f"{{c:{chat_id}}}"
+
+
+def _user(user_id: int) -> str:
+    return f"{{u:{user_id}}}"
+
+
+def _scope(scope: str) -> str:
+    """The hash tag of a table's scope: the global one, or a chat's."""
+    return "{g}" if scope == GLOBAL else _chat(int(scope[1:]))

@@ -178,3 +178,25 @@ class TestPlurals:
         """``{n} {word}`` with the right form of the word for each count."""
         tr = i18n()[lang]
         assert [tr(message_id, n=n) for n in COUNTS] == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]
+
+
+class TestTranslatorShortcuts:
+    """The translator's shortcuts (texts remembered, plain messages filled without Fluent) give Fluent's text."""
+
+    @pytest.mark.parametrize(("lang", "message_id"), MESSAGES, ids=[f"{lang}:{mid}" for lang, mid in MESSAGES])
+    def test_as_fluent(self, lang: Lang, message_id: str) -> None:
+        tr = i18n()[lang]
+        values = samples(variables(lang, message_id))
+        numbers = [0, 7, 999, 1000, 12345, -4, 2.5]
+        runs = [{name: options[0] for name, options in values.items()}]
+        runs += [{name: n for name in values} for n in numbers]
+        runs += [{name: f"<b>{name}</b> & {n}" for name in values} for n in numbers[:2]]
+        for args in runs:
+            try:
+                expected = tr._format(message_id, args)
+            except Exception as error:  # Fluent refuses (a selector given a word): so must the shortcut
+                with pytest.raises(type(error)):
+                    tr(message_id, **args)
+                continue
+            assert tr(message_id, **args) == expected
+            assert tr(message_id, **args) == expected  # remembered

@@ -12,6 +12,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods import EditMessageText, SendMessage
 
+from bot.lean import EditMessageTextLean, SendMessageLean
 from bot.limits import Budget, SharedLimiter
 from bot.outbox import Outbox
 from bot.services.matches import MatchService
@@ -70,6 +71,13 @@ class FakeBot:
             raise TelegramBadRequest(method, "Bad Request: message is not modified")
         self.texts[message_id] = text
         self.calls.append((self.clock(), "edit", chat_id, text))
+
+    async def __call__(self, method: Any) -> Any:
+        """The outbox's lean calls (``bot/lean.py``)."""
+        if isinstance(method, SendMessageLean):
+            return await self.send_message(method.chat_id, method.text)
+        assert isinstance(method, EditMessageTextLean)
+        return await self.edit_message_text(text=method.text, chat_id=method.chat_id, message_id=method.message_id)
 
     def _maybe_429(self, method: Any) -> None:
         if self.retry_after:

@@ -7,10 +7,10 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
-from redis.asyncio import Redis
 
 from bot.services.matches import MatchService, StorageUnavailable
 from bot.services.models import Challenge
+from bot.storage.mux import MuxRedis
 from bot.storage.redis import create_redis, redacted
 from tests.bot.helpers import ALA, BOB, CHAT
 from tests.redis_server import redis_url
@@ -89,20 +89,30 @@ class TestCreateRedis:
     """create_redis: a bounded pool for any URL; redacted() hides a password."""
 
     async def test_with_url(self, caplog: pytest.LogCaptureFixture) -> None:
-        """With a URL the client is a plain redis client and nothing is logged."""
+        """With a URL the client is redis-py's with one shared connection for single commands (MuxRedis), and
+        nothing is logged."""
         with caplog.at_level(logging.WARNING, logger="bot.storage.redis"):
             client = create_redis(DEAD_URL)
         try:
-            assert type(client) is Redis
+            assert isinstance(client, MuxRedis)
             assert caplog.records == []
         finally:
             await client.aclose()
 
     async def test_pool_waits(self) -> None:
-        """More concurrent commands than the pool has connections wait for one instead of failing."""
+        """More concurrent commands than the pool has connections wait for one instead of failing (pipelines take
+        the pool's connections; single commands share one)."""
         client = create_redis(redis_url(), max_connections=2)
         try:
             assert await asyncio.gather(*(client.ping() for _ in range(10))) == [True] * 10
+
+            async def piped() -> list[object]:
+                async with client.pipeline(transaction=False) as pipe:
+                    for i in range(50):  # long enough for the others to start meanwhile
+                        pipe.exists(f"pool-waits:nothing:{i}")
+                    return list(await pipe.execute())
+
+            assert await asyncio.gather(*(piped() for _ in range(40))) == [[0] * 50] * 40
         finally:
             await client.aclose()
 

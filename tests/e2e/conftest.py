@@ -8,7 +8,6 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
-from redis.asyncio import Redis
 
 from bot.app import App, create_app, set_commands
 from bot.clock import Clock
@@ -16,6 +15,7 @@ from bot.config import Settings
 from bot.services.matches import MatchService
 from bot.storage.redis import create_redis
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.process import BotProcess
 from tests.redis_server import redis_url
 
 # Telegram's limit is about 20 sends+edits a minute per group; the tests run the
@@ -36,7 +36,7 @@ async def running_bot(
     """Start the bot polling the fake server (on the tests' Redis, or the one ``redis_at``); stop it and close
     everything on exit."""
     url = redis_at or redis_url()
-    redis = create_redis(url) if redis_at else Redis.from_url(url)
+    redis = create_redis(url)
     limits: dict[str, object] = {"group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02}
     settings = Settings(
         bot_token="123456:TEST-token",
@@ -67,7 +67,7 @@ async def running_bot(
 
 async def delete_keys(prefix: str) -> None:
     """Delete every key under ``prefix``."""
-    redis = Redis.from_url(redis_url())
+    redis = create_redis(redis_url())
     try:
         async for key in redis.scan_iter(match=f"{prefix}*"):
             await redis.delete(key)
@@ -88,3 +88,12 @@ async def outside(prefix: str) -> AsyncIterator[MatchService]:
     yield MatchService(redis, prefix=prefix)
     await delete_keys(prefix)
     await redis.aclose()
+
+
+@pytest.fixture
+async def processes() -> AsyncIterator[list[BotProcess]]:
+    """Bot processes a test starts; any still running at its end are killed."""
+    started: list[BotProcess] = []
+    yield started
+    for process in started:
+        await process.close()

@@ -17,6 +17,7 @@ import json
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,8 @@ class Call:
     status: int
     description: str = ""
     """The error's description (empty when the call succeeded)."""
+    real: float = field(default_factory=time.monotonic)
+    """When the call arrived in real time (``at`` may be a simulated clock's)."""
 
 
 @dataclass
@@ -63,6 +66,8 @@ class Sent:
     history: list[str] = field(default_factory=list)
     markups: list[dict[str, Any] | None] = field(default_factory=list)
     """Every keyboard the message had, the first one first."""
+    sent_at: float = field(default_factory=time.monotonic)
+    """When the bot sent it (real time)."""
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.reply_markup:
@@ -154,6 +159,9 @@ class FakeTelegram:
         self.fail_with_429 = 0
         self.method_429: dict[str, int] = {}
         """How many of the next calls of a method answer 429 (``{"setMyCommands": 5}``)."""
+        self.calls_429: dict[str, set[int]] = {}
+        """Which calls of a method answer 429, counted from 1 (``{"getMe": {1, 3}}``)."""
+        self._counted: Counter[str] = Counter()
         self.retry_after = 1
         self.flood_ratio = 0.0
         """The share of calls (``getUpdates`` aside: Telegram does not limit it) answered 429 at random."""
@@ -167,6 +175,11 @@ class FakeTelegram:
         self.frozen = False
         """While set, requests are held unanswered and then dropped unprocessed (Telegram unreachable)."""
         self._thawed = asyncio.Event()
+        self.held: set[str] = set()
+        """Methods whose calls are held unanswered until ``thaw``, then dropped unprocessed (a call in flight
+        as the bot is killed)."""
+        self.held_calls: list[tuple[str, dict[str, Any]]] = []
+        """The calls held so far: method and parameters."""
         self.blocked: set[int] = set()
         """Users who blocked the bot: 403 to anything sent to them."""
         self.migrated: dict[int, int] = {}
@@ -211,6 +224,7 @@ class FakeTelegram:
         self.latency = 0.0
         """Seconds each call (long polls aside) takes before it is answered (a slow or distant Telegram)."""
         self.frozen = False
+        self.held.clear()
         self._thawed.set()
 
     def wake(self) -> None:
@@ -234,7 +248,10 @@ class FakeTelegram:
             self.calls.append(Call(arrived, method, {}, 401, "Unauthorized"))
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         raw = await request.post() if request.can_read_body else {}
-        if self.frozen:
+        if self.frozen or method in self.held:
+            if not self.frozen:
+                self.held_calls.append((method, dict(raw)))
+                self._thawed.clear()
             await self._thawed.wait()
             return web.json_response({"ok": False, "error_code": 502, "description": "Bad Gateway"}, status=502)
         params: dict[str, Any] = {}
@@ -255,6 +272,9 @@ class FakeTelegram:
             flood = True
         if self.method_429.get(method, 0) > 0:
             self.method_429[method] -= 1
+            flood = True
+        self._counted[method] += 1
+        if self._counted[method] in self.calls_429.get(method, ()):
             flood = True
         if method == "getUpdates" and self.webhook is not None:
             return self._error(409, "Conflict: can't use getUpdates method while webhook is active")
@@ -653,7 +673,7 @@ class FakeTelegram:
         """Wait until the bot has called no method (long polls aside) for ``period`` seconds."""
 
         def still() -> bool:
-            last = max((c.at for c in self.calls if c.method != "getUpdates"), default=0.0)
+            last = max((c.real for c in self.calls if c.method != "getUpdates"), default=0.0)
             return time.monotonic() - last >= period
 
         await self.wait_for(still, timeout, "the bot to fall quiet")

@@ -126,7 +126,7 @@ class BotProcess:
     def output(self) -> str:
         return "\n".join(self.lines)
 
-    async def wait_line(self, predicate: Callable[[str], bool], timeout: float = 30.0, what: str = "a line") -> str:
+    async def wait_line(self, predicate: Callable[[str], bool], timeout: float = 90.0, what: str = "a line") -> str:
         deadline = time.monotonic() + timeout
         while True:
             for line in self.lines:
@@ -153,10 +153,16 @@ class BotProcess:
         self._process.send_signal(signal.SIGINT)
         return await self.exit_code(timeout)
 
+    @property
+    def exited(self) -> bool:
+        """Whether the process has ended (by itself, or killed)."""
+        return self._process is not None and self._process.returncode is not None
+
     async def kill(self) -> None:
-        """SIGKILL: no clean-up of any kind."""
+        """SIGKILL: no clean-up of any kind (a process that ended by itself is left as it is)."""
         assert self._process is not None
-        self._process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            self._process.kill()
         await self._process.wait()
         if self._reader is not None:
             with contextlib.suppress(Exception):
@@ -176,17 +182,24 @@ class RestartingBot:
         self.process: BotProcess | None = None
         self.outputs: list[str] = []
         self.starts = 0
+        self.killed_at: list[float] = []
+        """When each kill was made (``time.monotonic``)."""
 
     async def start(self) -> None:
         self.process = await BotProcess(self.env, log=self.log).start()
         self.starts += 1
-        await self.process.wait_line(lambda s: "polling" in s and "bot.app" in s, timeout=60, what="polling")
+        await self.process.wait_line(lambda s: "polling" in s and "bot.app" in s, what="polling")
 
     async def kill(self) -> None:
-        if self.process is not None:
-            await self.process.kill()
-            self.outputs.append(self.process.output)
-            self.process = None
+        process, self.process = self.process, None
+        if process is not None:
+            self.killed_at.append(time.monotonic())
+            await process.kill()
+            self.outputs.append(process.output)
+
+    def exited_by_itself(self) -> bool:
+        """Whether the running process ended without being killed (it crashed)."""
+        return self.process is not None and self.process.exited
 
     async def close(self) -> None:
         if self.process is not None:

@@ -60,16 +60,18 @@ async def press(
     timeout: float = 120.0,
 ) -> bool:
     """One press on the acting player's newest panel; True once the match moved on (False: the panel was
-    outdated and the press only brought it back)."""
+    outdated and the press only brought it back, or the press was refused: a newer panel came meanwhile)."""
     user, panel, match, version = await acting_panel(fake, service, match_id, players)
     options = [b["callback_data"] for b in playable(panel)]
     data = (choose(match, options) if choose else None) or rng.choice(options)
-    fake.press(user, panel, data)
+    query = fake.press(user, panel, data)
     if version_of(panel) != version:
         await asyncio.sleep(0.2)
         return False
     deadline = time.monotonic() + timeout
     while (await service.get(match_id))[0].version == version:
+        if fake.answers.get(query, {}).get("text"):
+            return False  # refused with a toast (say, a panel sent again meanwhile): the player looks again
         if time.monotonic() > deadline:
             raise AssertionError("a press was never applied")
         await asyncio.sleep(0.05)

@@ -205,6 +205,26 @@ class TestStaleButtons:
         await scene.fake.wait_for(lambda: (user.id, new.message_id) not in scene.fake.messages, what="the deletion")
         await scene.move(user, newest, kept)
 
+    async def test_panel_not_recorded_yet(self, scene: Scene) -> None:
+        """A panel newer than the one Redis knows (another process sent it a moment ago and has not recorded it
+        yet) is not an old panel: its press plays."""
+        for user in (ANN, BOB):  # a message in each private chat, older than the panels to come
+            after = newest_id(scene.fake, user.id)
+            scene.fake.send_text(user, user.id, "/help")
+            await reply_in(scene.fake, user.id, after, "the help")
+        for _ in range(2):  # each player's panel is now a new message, after the help
+            user, panel = await scene.seat(acting=True)
+            await scene.move(user, panel, first_tile(panel))
+        user, panel = await scene.seat(acting=True)
+        record, _ = await scene.state()
+        older = max(m.message_id for m in scene.fake.chat_messages(user.id) if m.message_id < panel.message_id)
+        seat = f"p{record.seat_of(user.id)}"
+        await scene.app.service.shown(record.id, **{seat: older})
+        answer = await scene.fake.wait_answer(scene.fake.press(user, panel, first_tile(panel)))
+        assert not answer.get("text"), f"refused: {answer['text']}"
+        assert (await scene.state())[0].version == record.version + 1
+        await scene.app.service.shown(record.id, **{seat: panel.message_id})  # recorded now
+
     async def test_button_of_an_older_version(self, scene: Scene) -> None:
         """A button kept from before the last move is refused as stale, on the current panel."""
         user, panel = await scene.seat(acting=True)

@@ -286,6 +286,37 @@ class TestAbandoned:
 class TestChallengeExpiry:
     """A challenge expires on the scheduler: its message says so, and a late join is refused."""
 
+    async def test_accept_left_half_done(self, prefix: str, cleanup_redis: None) -> None:
+        """The bot dies between an accept's step in the chat's slot and the match's own (here: that step
+        fails): a few seconds later the challenge's job carries the accept through. The match is written,
+        the challenge's message says it was accepted (not that it expired), the panels go out and the match
+        plays."""
+        async with scene_of(prefix) as s:
+            message = await challenge(s.fake, ANN, GROUP)
+            cid = button(message, "j:")["callback_data"].removeprefix("j:")
+            service = s.app.service
+            created = service._created
+
+            async def died(*_: Any) -> None:
+                raise RuntimeError("the process died here")
+
+            service._created = died  # type: ignore[method-assign,assignment]
+            answer = await s.fake.wait_answer(s.fake.press(BOB, message, f"j:{cid}"))
+            service._created = created  # type: ignore[method-assign]
+            await s.app.settled()
+            match_id = await service.active_match(GROUP, ANN.id)
+            assert match_id is not None and await service.active_match(GROUP, BOB.id) == match_id
+            assert panel_of(s.fake, ANN) is None and panel_of(s.fake, BOB) is None  # nothing went out yet
+            assert answer is not None
+            await s.at(s.clock.time() + 6)
+            await s.fake.wait_for(lambda: not message.buttons(), what="the challenge's message", timeout=30)
+            assert message.text != s.tr("challenge-expired", creator="Ann")
+            await s.fake.wait_for(lambda: all(panel_of(s.fake, u) for u in PLAYERS), what="the panels", timeout=30)
+            await s.move(match_id)
+            assert (await s.state(match_id))[0].version == 1
+            await s.at(s.clock.time() + 400)  # past the challenge's time: nothing says it expired
+            assert s.tr("challenge-expired", creator="Ann") not in s.group_texts()
+
     async def test_expires(self, prefix: str, cleanup_redis: None) -> None:
         async with scene_of(prefix) as s:
             message = await challenge(s.fake, ANN, GROUP)

@@ -8,6 +8,7 @@ match's final version and every result was posted exactly once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from bot.services.matches import MatchService
 from engine import Match
 from tests.e2e import screens
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import new_match, panel_of, playable, start_bot, version_of
+from tests.e2e.driver import move_data, new_match, panel_of, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import BotProcess, bot_env
 from tests.redis_server import redis_url
@@ -35,6 +36,14 @@ async def started(fake: FakeTelegram) -> str:
     for user in PLAYERS:
         await start_bot(fake, user)
     return await new_match(fake, ANN, BOB, GROUP)
+
+
+async def polling(env: dict[str, str], processes: list[BotProcess]) -> BotProcess:
+    """``python -m bot`` started (and listed, to be closed), once it polls."""
+    process = await BotProcess(env).start()
+    processes.append(process)
+    await process.wait_line(lambda s: "polling" in s, what="polling")
+    return process
 
 
 class TestTelegramPushesBack:
@@ -92,40 +101,71 @@ class TestKill:
          pytest.param(screens.ends_match, id="at-the-last-move")],
     )  # fmt: skip
     async def test_kill_after_a_press(
-        self, fake: FakeTelegram, prefix: str, outside: MatchService, point: Callable[[Match, Match], bool] | None
+        self,
+        fake: FakeTelegram,
+        prefix: str,
+        outside: MatchService,
+        processes: list[BotProcess],
+        point: Callable[[Match, Match], bool] | None,
     ) -> None:
         """The press was applied; what it should have shown goes out after the restart, once."""
         env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix)
         rng = random.Random(11)
-        processes: list[BotProcess] = []
-        try:
-            bot = await BotProcess(env).start()
-            processes.append(bot)
-            await bot.wait_line(lambda s: "polling" in s, what="polling")
-            match_id = await started(fake)
-            if point is None:
-                for _ in range(4):
-                    await screens.press(fake, outside, match_id, PLAYERS, rng)
-                choose = None
-            else:
-                await screens.play_until(fake, outside, match_id, PLAYERS, rng, point)
-                choose = screens.ending(point)
-            before = (await outside.get(match_id))[0].version
-            await screens.press(fake, outside, match_id, PLAYERS, rng, choose=choose)
-            # The bot is killed with its deliveries of this press pending: Telegram stops answering first,
-            # so what reached it is what the bot recorded (see bot.delivery on sends in flight).
-            fake.freeze()
-            await asyncio.sleep(0.3)
-            await bot.kill()
-            fake.thaw()
-            assert (await outside.get(match_id))[0].version == before + 1
-            again = await BotProcess(env).start()
-            processes.append(again)
-            await again.wait_line(lambda s: "polling" in s, what="polling after the restart")
-            await screens.finish(fake, outside, match_id, PLAYERS, rng)
-            await screens.assert_final(fake, outside, match_id, GROUP, TR)
-            assert await again.interrupt() == 0
-            assert "Traceback" not in bot.output + again.output
-        finally:
-            for process in processes:
-                await process.close()
+        bot = await polling(env, processes)
+        match_id = await started(fake)
+        if point is None:
+            for _ in range(4):
+                await screens.press(fake, outside, match_id, PLAYERS, rng)
+            choose = None
+        else:
+            await screens.play_until(fake, outside, match_id, PLAYERS, rng, point)
+            choose = screens.ending(point)
+        before = (await outside.get(match_id))[0].version
+        await screens.press(fake, outside, match_id, PLAYERS, rng, choose=choose)
+        # The bot is killed with its deliveries of this press pending: Telegram stops answering first,
+        # so what reached it is what the bot recorded (see bot.delivery on sends in flight).
+        fake.freeze()
+        await asyncio.sleep(0.3)
+        await bot.kill()
+        fake.thaw()
+        assert (await outside.get(match_id))[0].version == before + 1
+        again = await polling(env, processes)
+        await screens.finish(fake, outside, match_id, PLAYERS, rng)
+        await screens.assert_final(fake, outside, match_id, GROUP, TR)
+        assert await again.interrupt() == 0
+        assert "Traceback" not in bot.output + again.output
+
+    async def test_kill_before_a_replaced_panel_is_deleted(
+        self, fake: FakeTelegram, prefix: str, outside: MatchService, processes: list[BotProcess]
+    ) -> None:
+        """The bot is killed after it recorded a player's new panel and before it deleted the one it replaced:
+        the new process deletes that one, so that only the newest panel of each player has buttons."""
+        env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix)
+        rng = random.Random(5)
+        bot = await polling(env, processes)
+        match_id = await started(fake)
+        fake.held.add("deleteMessage")
+        for _ in range(20):  # until a press hands the turn over: a new panel, the old one to delete
+            await screens.press(fake, outside, match_id, PLAYERS, rng)
+            with contextlib.suppress(AssertionError):
+                await fake.wait_for(lambda: bool(fake.held_calls), timeout=2, what="a delete")
+                break
+        assert fake.held_calls, "no press handed the turn over"
+        _, held = fake.held_calls[0]
+        chat, replaced = int(held["chat_id"]), int(held["message_id"])
+        await bot.kill()
+        fake.thaw()
+        assert fake.messages[(chat, replaced)].buttons(), "the replaced panel is there, with its buttons"
+        again = await polling(env, processes)
+        await fake.wait_for(lambda: (chat, replaced) not in fake.messages, timeout=30, what="the old panel gone")
+        await screens.finish(fake, outside, match_id, PLAYERS, rng)
+        await screens.assert_final(fake, outside, match_id, GROUP, TR)
+        for user in PLAYERS:
+            live = [
+                m.message_id
+                for m in fake.chat_messages(user.id)
+                if any((d := move_data(b)) is not None and d["m"] == match_id for b in m.buttons())
+            ]
+            assert live == [], f"{user.first_name}'s panels with buttons after the end: {live}"
+        assert await again.interrupt() == 0
+        assert "Traceback" not in bot.output + again.output

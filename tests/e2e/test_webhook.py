@@ -71,7 +71,7 @@ class TestWebhook:
         port = free_port()
         process = await BotProcess(hook_env(fake, own_redis.url, port)).start()
         try:
-            await process.wait_line(serving, timeout=60, what="the webhook server")
+            await process.wait_line(serving, timeout=90, what="the webhook server")
             assert fake.webhook is not None
             assert fake.webhook["url"] == f"http://127.0.0.1:{port}/tg/updates"
             secret = fake.webhook["secret_token"]
@@ -141,7 +141,7 @@ class TestTwoProcesses:
         outside = MatchService(redis, prefix="hook")
         try:
             for process in processes:
-                await process.wait_line(serving, timeout=60, what="the webhook server")
+                await process.wait_line(serving, timeout=90, what="the webhook server")
             for user in PLAYERS:
                 await start_bot(fake, user)
             await outside.update_chat_settings(GROUP, target=1)

@@ -16,7 +16,7 @@ from bot.services.matches import MatchService
 from bot.services.models import MatchRecord
 from bot.storage.redis import create_redis
 from tests.e2e import screens
-from tests.e2e.driver import new_match, start_bot
+from tests.e2e.driver import new_match, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import RestartingBot, bot_env
 from tests.faults.players import Players, Verdict, referee, results
@@ -83,6 +83,11 @@ async def a_match(fake: FakeTelegram, outside: MatchService, preset: str, *, see
     return Scene(Players(fake, (ANN, PIOTR), match_id, GROUP, seed=seed), initial)
 
 
+KILLED_AS_SENT = 2.0
+"""Seconds between Telegram taking a panel and a kill of the bot within which the bot may not have recorded
+it (a few milliseconds on an idle machine; a loaded one is slower)."""
+
+
 async def judged(
     scene: Scene, outside: MatchService, fake: FakeTelegram, bot: RestartingBot, *, leftovers: bool = False
 ) -> Verdict:
@@ -92,8 +97,19 @@ async def judged(
     await scene.players.play()
     record, _ = await outside.get(scene.players.match_id)
     await screens.assert_screens_caught_up(fake, outside, record.id)
-    tidied = await scene.players.tidy()
-    assert leftovers or tidied == 0, f"{tidied} panels kept their buttons after the end"
+    _, _, messages = await outside.screens(record.id)
+    # A panel Telegram took just as the bot was killed, before Redis recorded it, is known to no one: it keeps
+    # its buttons (a press on it is refused, and takes them). Any other panel left with buttons is a bug.
+    unexplained = [
+        (sent.chat_id, sent.message_id, version_of(sent), len(sent.history))
+        for _, sent in scene.players.leftovers()
+        if not any(0.0 <= kill - sent.sent_at <= KILLED_AS_SENT for kill in bot.killed_at)
+    ]
+    await scene.players.tidy()
+    assert leftovers or unexplained == [], (
+        f"panels (chat, id, version, edits) kept their buttons after the end: {unexplained}; "
+        f"Redis records {messages.model_dump(exclude={'posts', 'summary'})}"
+    )
     await screens.assert_final(fake, outside, record.id, GROUP, I18n()[record.lang])
     assert results(fake, GROUP) == 1
     verdict = referee(scene.initial, record, scene.players.presses)

@@ -109,15 +109,19 @@ class Players:
         """The group read the match's result and no panel asks for a move."""
         return results(self.fake, self.group) > 0 and self.turn() is None
 
-    async def tidy(self) -> int:
-        """Press a button of every message that still has buttons of the (finished) match, as a player tidying
-        the chat would: each gets a toast and loses its buttons. How many there were."""
-        left = [
+    def leftovers(self) -> list[tuple[int, Sent]]:
+        """The messages that still have buttons of the match, with the seat whose chat each is in."""
+        return [
             (seat, sent)
             for seat in (0, 1)
             for sent in self.fake.chat_messages(self.users[seat].id)
             if any((m := move_data(b)) is not None and m["m"] == self.match_id for b in sent.buttons())
         ]
+
+    async def tidy(self) -> int:
+        """Press a button of every message that still has buttons of the (finished) match, as a player tidying
+        the chat would: each gets a toast and loses its buttons. How many there were."""
+        left = self.leftovers()
         for seat, sent in left:
             answer = await self.fake.wait_answer(
                 self.fake.press(self.users[seat], sent, sent.buttons()[0]["callback_data"])

@@ -1,0 +1,133 @@
+"""A Redis Cluster of three masters on loopback ports, for the suites run with ``TEST_REDIS=cluster``.
+
+    TEST_REDIS=cluster .venv/bin/python -m pytest -q tests/bot tests/e2e
+    .venv/bin/python -m tests.redis_cluster      # start one, print its URL, stop it on Enter
+
+Each node is a ``redis-server --cluster-enabled yes`` in a temporary
+directory (nothing kept on disk); ``redis-cli --cluster create`` joins them
+and hands out the 16384 slots; the cluster is used once every node says
+``cluster_state:ok``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+MASTERS = 3
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _ports(count: int) -> list[int]:
+    """Ports whose cluster bus port (+10000) is free too."""
+    ports: list[int] = []
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        start = 20000 + probe.getsockname()[1] % 20000
+    port = start
+    while len(ports) < count:
+        port = port + 1 if port < 39999 else 20000
+        if _free(port) and _free(port + 10000):
+            ports.append(port)
+    return ports
+
+
+class RedisCluster:
+    """Three masters, no replicas, on 127.0.0.1."""
+
+    def __init__(self) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="domino-test-cluster-"))
+        self.ports = _ports(MASTERS)
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def start(self) -> str:
+        """Start the nodes and make them a cluster; its URL (everything is stopped if that fails)."""
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> str:
+        server = shutil.which("redis-server")
+        cli = shutil.which("redis-cli")
+        if server is None or cli is None:
+            raise RuntimeError("a Redis Cluster needs redis-server and redis-cli on PATH")
+        for port in self.ports:
+            node = self.directory / str(port)
+            node.mkdir()
+            options = {
+                "port": port,
+                "bind": "127.0.0.1",
+                "cluster-enabled": "yes",
+                "cluster-config-file": node / "nodes.conf",
+                "cluster-node-timeout": 2000,
+                "save": "",
+                "appendonly": "no",
+                "dir": node,
+            }
+            command = [server, *(x for name, value in options.items() for x in (f"--{name}", str(value)))]
+            self.processes.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for port in self.ports:
+            self._wait(port, lambda client: bool(client.ping()))
+        nodes = [f"127.0.0.1:{port}" for port in self.ports]
+        subprocess.run(
+            [cli, "--cluster", "create", *nodes, "--cluster-replicas", "0", "--cluster-yes"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for port in self.ports:
+            self._wait(port, lambda client: client.cluster("INFO").get("cluster_state") == "ok")
+        return self.url
+
+    @staticmethod
+    def _wait(port: int, ready: object, seconds: float = 30.0) -> None:
+        deadline = time.monotonic() + seconds
+        client = redis.Redis(port=port, socket_timeout=1)
+        try:
+            while True:
+                try:
+                    if ready(client):  # type: ignore[operator]
+                        return
+                except redis.RedisError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the cluster node on port {port} is not ready after {seconds:.0f} s")
+                time.sleep(0.05)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.kill()
+        for process in self.processes:
+            process.wait()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    cluster = RedisCluster()
+    print(cluster.start(), flush=True)
+    try:
+        input("a Redis Cluster is running; Enter stops it\n")
+    finally:
+        cluster.stop()
