@@ -24,7 +24,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -90,10 +90,16 @@ class Outbox:
             lane = self._lanes[chat_id] = _Lane()
         return lane
 
-    async def _take_slot(self, chat_id: int, *, edit: bool) -> None:
-        """Wait until this chat may get one more send or edit, and count it."""
+    @contextlib.asynccontextmanager
+    async def _slot(self, chat_id: int, *, edit: bool) -> AsyncIterator[None]:
+        """Wait until this chat may get one more send or edit and count it; the call made inside is counted
+        as made when it ended (see ``Limiter.done``)."""
         while (wait := await self.limiter.take(chat_id, edit=edit)) > 0:
             await self.sleep(wait)
+        try:
+            yield
+        finally:
+            self.limiter.done(chat_id)
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
         token = _IN_OUTBOX.set(True)
@@ -139,8 +145,7 @@ class Outbox:
             disable_notification=silent or None,
         )
         lane = self._lane(chat_id)
-        async with lane.lock:
-            await self._take_slot(chat_id, edit=False)
+        async with lane.lock, self._slot(chat_id, edit=False):
             message = await self._call(lambda: self.bot(method))
         assert message is not None
         return message
@@ -154,12 +159,12 @@ class Outbox:
         async with lane.lock:
             if lane.shown.get(message_id, -1) > version:
                 return
-            await self._take_slot(chat_id, edit=True)
-            waiting = lane.pending.get(message_id)
-            if waiting is not None and waiting[0] <= version:
-                del lane.pending[message_id]
-            self._mark_shown(lane, message_id, version)
-            await self._edit_text(chat_id, message_id, text, markup)
+            async with self._slot(chat_id, edit=True):
+                waiting = lane.pending.get(message_id)
+                if waiting is not None and waiting[0] <= version:
+                    del lane.pending[message_id]
+                self._mark_shown(lane, message_id, version)
+                await self._edit_text(chat_id, message_id, text, markup)
 
     async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> None:
         method = EditMessageTextLean(
@@ -194,8 +199,7 @@ class Outbox:
 
     async def _flush(self, chat_id: int, lane: _Lane) -> None:
         while lane.pending:
-            async with lane.lock:
-                await self._take_slot(chat_id, edit=True)
+            async with lane.lock, self._slot(chat_id, edit=True):
                 message_id = next(iter(lane.pending))
                 version, text, markup = lane.pending.pop(message_id)
                 if lane.shown.get(message_id, -1) > version:
@@ -228,12 +232,13 @@ class Outbox:
         lane = self._lane(chat_id)
         async with lane.lock:
             while True:
-                await self._take_slot(chat_id, edit=type(method).__name__.startswith("Edit"))
-                try:
-                    return await make_request(bot, method)
-                except TelegramRetryAfter as exc:
-                    log.warning("429 from Telegram, waiting %s s", exc.retry_after)
-                    await self.sleep(exc.retry_after)
+                async with self._slot(chat_id, edit=type(method).__name__.startswith("Edit")):
+                    try:
+                        return await make_request(bot, method)
+                    except TelegramRetryAfter as exc:
+                        log.warning("429 from Telegram, waiting %s s", exc.retry_after)
+                        retry_after = exc.retry_after
+                await self.sleep(retry_after)
 
     async def _answer(
         self, make_request: NextRequestMiddlewareType[TelegramType], bot: Bot, method: TelegramMethod[TelegramType]

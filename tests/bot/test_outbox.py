@@ -56,8 +56,12 @@ class FakeBot:
     texts: dict[int, str] = field(default_factory=dict)
     retry_after: list[int] = field(default_factory=list)
     ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    on_the_way: list[float] = field(default_factory=list)
+    """Seconds each next send takes to reach Telegram (a stalled process or network)."""
 
     async def send_message(self, chat_id: int, text: str, **_: Any) -> Sent:
+        if self.on_the_way:
+            await self.clock.sleep(self.on_the_way.pop(0))
         self._maybe_429(SendMessage(chat_id=chat_id, text=text))
         message_id = next(self.ids)
         self.texts[message_id] = text
@@ -118,6 +122,18 @@ class TestGroupBudget:
         edits = [c for c in bot.calls if c[1] == "edit"]
         assert len(edits) < 300
         assert [c[3] for c in bot.calls if c[1] == "send"][-1] == "result 300"
+
+    async def test_a_call_late_on_its_way(self, clock: Clock) -> None:
+        """The first of 25 sends reaches Telegram 5 s after it was counted: the 21st still waits a full window
+        after that arrival (it is counted from when its call ended), not after the moment it was counted."""
+        bot = FakeBot(clock, on_the_way=[5.0])
+        box = Outbox(bot, group_budget=20, group_window=60.0, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
+        for n in range(25):
+            await box.send(GROUP, f"m{n}")
+        times = [at for at, _, chat, _ in bot.calls if chat == GROUP]
+        assert times[0] == 5.0
+        assert most_in_window(times, 60.0) <= 20
+        assert times[20] >= times[0] + 60.0
 
     async def test_an_older_version_never_overwrites(self, clock: Clock) -> None:
         """An edit for an older version arriving late is dropped."""
@@ -186,6 +202,9 @@ class Granted:
         if wait <= 0:
             self.times.append((chat_id, now))
         return wait
+
+    def done(self, chat_id: int) -> None:
+        self.limiter.done(chat_id)
 
 
 class TestSharedBudget:

@@ -627,7 +627,9 @@ class FakeTelegram:
 
     def max_in_window(self, chat_id: int, window: float) -> int:
         """The most successful sends plus edits to a chat within any ``window`` seconds."""
-        times = [c.at for c in self.calls_to(chat_id, ("sendMessage", "editMessageText", "editMessageReplyMarkup"))]
+        # Calls are noted when they are answered; the window counts them by when they arrived.
+        methods = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+        times = sorted(c.at for c in self.calls_to(chat_id, methods))
         best = 0
         start = 0
         for end, at in enumerate(times):
