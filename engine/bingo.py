@@ -135,6 +135,12 @@ class BingoView:
     awards: tuple[Award, ...]
 
     game: str = "bingo"
+    history: tuple[TrickView, ...] = ()
+    """Every settled trick of the deal in order (the table watched them all); ``last_trick`` is the last."""
+    indicator_seen: Tile | None = None
+    """The trump indicator as everyone saw it turned up, wherever it is now (face down after a close, in a hand)."""
+    indicator_holder: int | None = None
+    """The seat that drew the indicator, for all to see; None while it is in the reserve."""
 
 
 class BingoDeal(Deal):
@@ -143,7 +149,7 @@ class BingoDeal(Deal):
     game = "bingo"
     rules: BingoRules
 
-    __slots__ = ("choosing", "claim", "claims", "closed_after", "closed_by", "trump")
+    __slots__ = ("choosing", "claim", "claims", "closed_after", "closed_by", "indicator_holder", "trump")
 
     trump: int
     closed_by: int
@@ -156,6 +162,8 @@ class BingoDeal(Deal):
     """Mask of the doubles claimed on the trick in progress (0 when none)."""
     claims: list[tuple[int, int, bool | None]]
     """Every claim of the deal: ``(seat, doubles mask, scored)``."""
+    indicator_holder: int
+    """The seat that drew the indicator, or -1."""
 
     def _start(self) -> None:
         self.trump = indicator_suit(self.stock[-1])
@@ -164,6 +172,7 @@ class BingoDeal(Deal):
         self.choosing = False
         self.claim = 0
         self.claims = []
+        self.indicator_holder = -1
 
     @property
     def indicator(self) -> int:
@@ -298,15 +307,19 @@ class BingoDeal(Deal):
             if len(self.stock) - self.drawn == 2 and rules.last_pair is LastPair.WINNER_CHOOSES:
                 self.choosing = True
                 return
+            loser = leader if winner == seat else seat
             self.hands[winner] |= BIT[self.stock[self.drawn]]
-            self.hands[leader if winner == seat else seat] |= BIT[self.stock[self.drawn + 1]]
+            self.hands[loser] |= BIT[self.stock[self.drawn + 1]]
             self.drawn += 2
+            if self.drawn == len(self.stock):
+                self.indicator_holder = loser
 
     def _take_last_pair(self, seat: int, indicator: bool) -> None:
         hidden, face_up = self.stock[-2], self.stock[-1]
         mine, theirs = (face_up, hidden) if indicator else (hidden, face_up)
         self.hands[seat] |= BIT[mine]
         self.hands[1 - seat] |= BIT[theirs]
+        self.indicator_holder = seat if indicator else 1 - seat
         self.drawn = len(self.stock)
         self.choosing = False
 
@@ -383,4 +396,7 @@ class BingoDeal(Deal):
             legal=tuple(self.legal_actions()) if acting else (),
             end=self.end,
             awards=tuple(self.awards),
+            history=self.history_view(),
+            indicator_seen=TILES[self.indicator],
+            indicator_holder=self.indicator_holder if self.indicator_holder >= 0 else None,
         )

@@ -46,6 +46,18 @@ class TrickView:
     winner: int
 
 
+_TRICK_VIEWS: dict[tuple[int, int, int, int], TrickView] = {}
+
+
+def trick_view(trick: tuple[int, int, int, int]) -> TrickView:
+    """The shared :class:`TrickView` of ``(leader, lead, reply, winner)`` (there are a few thousand at most)."""
+    found = _TRICK_VIEWS.get(trick)
+    if found is None:
+        leader, lead, reply, winner = trick
+        found = _TRICK_VIEWS[trick] = TrickView(leader, TILES[lead], TILES[reply], winner)
+    return found
+
+
 class Deal:
     """Base of the games' deals; the subclasses add the rules."""
 
@@ -60,6 +72,7 @@ class Deal:
         "end",
         "first",
         "hands",
+        "history",
         "last_trick",
         "lead",
         "number",
@@ -95,6 +108,8 @@ class Deal:
     """The tile led to the current trick, or -1 when nobody has led yet."""
     last_trick: tuple[int, int, int, int] | None
     """``(leader, lead, reply, winner)`` of the last settled trick."""
+    history: list[tuple[int, int, int, int]]
+    """Every settled trick of the deal in order, as ``last_trick`` (the table watched them all)."""
     actions: list[Action]
     awards: list[Award]
     end: DealEnd | None
@@ -142,6 +157,7 @@ class Deal:
         self.turn = first
         self.lead = -1
         self.last_trick = None
+        self.history = []
         self.actions = []
         self.awards = []
         self.end = None
@@ -273,15 +289,20 @@ class Deal:
         return self.score[award.seat] >= self.target
 
     def _settle_trick(self, leader: int, lead: int, reply: int, winner: int) -> None:
-        self.last_trick = (leader, lead, reply, winner)
+        trick = (leader, lead, reply, winner)
+        self.last_trick = trick
+        self.history.append(trick)
         self.lead = -1
         self.turn = winner
 
     def last_trick_view(self) -> TrickView | None:
         if self.last_trick is None:
             return None
-        leader, lead, reply, winner = self.last_trick
-        return TrickView(leader, TILES[lead], TILES[reply], winner)
+        return trick_view(self.last_trick)
+
+    def history_view(self) -> tuple[TrickView, ...]:
+        """Every settled trick of the deal, in order."""
+        return tuple(map(trick_view, self.history))
 
     def tile_places(self) -> list[int]:
         """Masks of every place a tile can be; they partition the set (an invariant)."""

@@ -107,6 +107,8 @@ class FortyTwoView:
     awards: tuple[Award, ...]
 
     game: str = "42"
+    history: tuple[TrickView, ...] = ()
+    """Every settled trick of the deal in order (the table watched them all): the draw phase's first."""
 
 
 class FortyTwoDeal(Deal):
@@ -303,4 +305,5 @@ class FortyTwoDeal(Deal):
             legal=tuple(self.legal_actions()) if not over and seat == self.turn else (),
             end=self.end,
             awards=tuple(self.awards),
+            history=self.history_view(),
         )

@@ -102,14 +102,13 @@ def _check_fortytwo(deal: FortyTwoDeal) -> None:
 
 def _check_views(deal: Deal) -> None:
     stock = deal.reserve
-    face_up = -1
-    if isinstance(deal, BingoDeal) and deal.closed_by < 0 and stock:
-        face_up = deal.indicator
-    hidden_stock = {t for t in stock if t != face_up}
     revealed: set[int] = set()
     if isinstance(deal, BingoDeal):
+        # Everyone saw the indicator turned up, wherever it went after (face down by a close, into a hand).
+        revealed.add(deal.indicator)
         for _, mask, _ in deal.claims:
             revealed.update(indices(mask))
+    hidden_stock = {t for t in stock if t not in revealed}
     for seat in (None, 0, 1):
         view = deal.view(seat)
         shown = visible_tiles(view)
