@@ -25,6 +25,7 @@ from redis.exceptions import RedisClusterException, RedisError
 from bot import webhook
 from bot.backoff import with_backoff
 from bot.clock import Clock, FileClock
+from bot.computer import ComputerSeat
 from bot.config import Settings, StartupError
 from bot.delivery import Delivery
 from bot.i18n import I18n
@@ -70,7 +71,7 @@ async def who_am_i(bot: Bot, api: str) -> User:
 
 
 GROUP_COMMANDS = ("play", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help")
-PRIVATE_COMMANDS = ("start", "hand", "surrender", "stats", "history", "top", "rules", "lang", "help")
+PRIVATE_COMMANDS = ("start", "play", "hand", "surrender", "stats", "history", "top", "rules", "lang", "help")
 
 
 def create_bot(settings: Settings) -> Bot:
@@ -163,7 +164,9 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
     scheduler = Scheduler(redis, service.keys, clock)
-    Timers(service, delivery, outbox, i18n, clock).register(scheduler)
+    computer = ComputerSeat(service, scheduler, clock, pause=settings.computer_pause)
+    delivery.on_shown = computer.wake_for
+    Timers(service, delivery, outbox, i18n, clock, computer).register(scheduler)
     await adopt_jobs(service, scheduler)
     await delivery.resume()
     scheduler.start()
@@ -201,7 +204,10 @@ async def set_commands(bot: Bot, i18n: I18n) -> None:
             (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
             (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
         ):
-            commands = [BotCommand(command=name, description=tr(f"cmd-{name}")) for name in names]
+            # In private, /play is a match against the computer.
+            keys = {name: "cmd-play-computer" if name == "play" and names is PRIVATE_COMMANDS else f"cmd-{name}"
+                    for name in names}  # fmt: skip
+            commands = [BotCommand(command=name, description=tr(key)) for name, key in keys.items()]
             await bot.set_my_commands(commands, scope=scope, language_code=lang)
 
 

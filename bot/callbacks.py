@@ -16,6 +16,13 @@ class JoinCb(CallbackData, prefix="j"):
     c: str
 
 
+class ComputerCb(CallbackData, prefix="cpu"):
+    """The challenge's creator plays the computer instead, at level ``l`` (``easy``, ``normal``, ``hard``)."""
+
+    c: str
+    l: str  # noqa: E741 (short: callback data is 64 bytes at most)
+
+
 class WithdrawCb(CallbackData, prefix="w"):
     c: str
 

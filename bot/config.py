@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     """Seconds a player has for a move unless the group chose otherwise in /settings (0: no clock)."""
     claim_after: int = 86400
     """Seconds without a move after which, when the turn clock is off, the waiting player may claim the win."""
+    computer_pause: float = 1.5
+    """Seconds the computer waits after the last move before making its own."""
     clock_file: Path | None = None
     """For tests: read the wall time (seconds since the epoch) from this file instead of the system clock."""
     group_budget: int = 20

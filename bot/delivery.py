@@ -100,6 +100,7 @@ class Delivery:
         time: Callable[[], float],
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         on_migrate: Callable[[int, int], Awaitable[None]] | None = None,
+        on_shown: Callable[[MatchRecord, Match], Awaitable[None]] | None = None,
         bot_username: str = "",
         shared: bool = True,
     ) -> None:
@@ -113,6 +114,8 @@ class Delivery:
         self.time = time
         self.sleep = sleep
         self.on_migrate = on_migrate
+        self.on_shown = on_shown
+        """Called with the match at each pass of its group lane (the computer's move is made due there)."""
         self._jobs: dict[str, _Job] = {}
         self.token = secrets.token_hex(8)
         """This process's name on the lanes it delivers (``LANE_LEASE``)."""
@@ -384,7 +387,9 @@ class Delivery:
                 del self._edited[match_id]
 
     async def _blocked(self, record: MatchRecord, seat: int) -> bool:
-        return await self.service.is_blocked(record.players[seat].id)
+        """Whether the seat gets no panel: the person blocked the bot, or the seat is the computer's."""
+        player = record.players[seat]
+        return player.computer or await self.service.is_blocked(player.id)
 
     # -- one pass of one lane --------------------------------------------------
 
@@ -403,6 +408,8 @@ class Delivery:
         if await self._went_back(record):
             return
         if lane == GROUP:
+            if self.on_shown is not None:
+                await self.on_shown(record, match)
             await self._group(record, match, messages)
         else:
             assert isinstance(lane, int)
@@ -497,7 +504,7 @@ class Delivery:
 
     async def _panel(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> None:
         player = record.players[seat]
-        if await self.service.is_blocked(player.id):
+        if await self._blocked(record, seat):
             return
         tr = self.i18n[record.lang]
         view = match.deal.view(seat)

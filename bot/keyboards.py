@@ -6,11 +6,11 @@ from typing import TypeVar
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
+from bot.callbacks import ComputerCb, JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
 from bot.i18n import Translator
 from bot.lean import keyboard_json
 from bot.render import View, bingo_rules, blocked_tile, tile
-from bot.services.models import Challenge
+from bot.services.models import LEVELS, Challenge
 from engine import Action, BingoView, FortyTwoView, Kind, Tile
 from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
 from engine.fortytwo import Phase
@@ -30,12 +30,19 @@ Button = dict[str, str]
 
 
 def challenge_keyboard(tr: Translator, challenge: Challenge) -> InlineKeyboardMarkup:
-    """One button to accept (a user who never started the bot is sent there by the answer to the press)."""
+    """One button to accept (a user who never started the bot is sent there by the answer to the press); a row
+    for the creator to play the computer instead, at one of its levels."""
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(text=tr("btn-join"), callback_data=JoinCb(c=challenge.id).pack()),
                 InlineKeyboardButton(text=tr("btn-withdraw"), callback_data=WithdrawCb(c=challenge.id).pack()),
+            ],
+            [
+                InlineKeyboardButton(
+                    text=tr(f"btn-computer-{level}"), callback_data=ComputerCb(c=challenge.id, l=level).pack()
+                )
+                for level in LEVELS
             ],
         ]
     )

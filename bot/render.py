@@ -414,7 +414,7 @@ def challenge_text(tr: Translator, challenge: Challenge) -> str:
         head = tr("challenge-invite", opponent=user_text(opponent), target=challenge.target, **args)
     else:
         head = tr("challenge-anyone", target=challenge.target, **args)
-    return head + "\n" + tr("challenge-expires", n=minutes)
+    return head + "\n" + tr("challenge-expires", n=minutes) + "\n" + tr("challenge-computer-hint")
 
 
 def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str:

@@ -19,12 +19,14 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import render
 from bot.callbacks import ClaimWinCb
 from bot.clock import Clock
+from bot.computer import ComputerSeat
 from bot.delivery import Delivery
 from bot.i18n import I18n
 from bot.outbox import Outbox
 from bot.scheduler import Scheduler
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import MatchRecord, MoveResult
+from engine import Match
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,9 @@ class Timers:
         outbox: Outbox,
         i18n: I18n,
         clock: Clock,
+        computer: ComputerSeat | None = None,
     ) -> None:
+        self.computer = computer
         self.service = service
         self.delivery = delivery
         self.outbox = outbox
@@ -95,6 +99,8 @@ class Timers:
         seat = match.turn
         if idle >= self.service.active_ttl:
             return None if await self._finish(self.service.abandon(match_id, version=record.version), record) else now
+        if self.computer is not None and self.computer.to_act(record, match) is not None:
+            return await self._computer_moves(record, match, seat)
         timeout = record.turn_timeout
         if timeout and idle >= timeout:
             ending = self.service.forfeit(match_id, seat, version=record.version)
@@ -105,9 +111,25 @@ class Timers:
             not timeout
             and idle >= self.service.claim_after
             and await self.service.mark_clock(match_id, "o", record.version)
+            and not record.players[1 - seat].computer  # the computer never claims a win
         ):
             await self._offer_win(record, 1 - seat)
         return self.service.clock_due(record, await self.service.clock_marks(match_id))
+
+    async def _computer_moves(self, record: MatchRecord, match: Match, seat: int) -> float | None:
+        """The computer's turn: its move once the pause after the last one is over; then the clock as usual."""
+        assert self.computer is not None
+        due = record.updated + self.computer.pause
+        if self.clock.time() < due:
+            return due
+        result = await self.computer.move(record, match, seat)
+        if result is None:
+            return self.clock.time()  # the match moved on meanwhile: look at it again
+        snapshot = None if result.messages is None else (result.record, result.match, result.messages)
+        self.delivery.kick(record.id, snapshot=snapshot)
+        if self.computer.to_act(result.record, result.match) is not None:
+            return result.record.updated + self.computer.pause
+        return self.service.clock_due(result.record, await self.service.clock_marks(record.id))
 
     async def _finish(self, ending: Awaitable[MoveResult], record: MatchRecord) -> bool:
         """Run a forfeit or an abandonment; its result goes out with the match's other messages, and both

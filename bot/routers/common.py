@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from aiogram import Bot
 from aiogram.types import Chat, Message, User
@@ -11,7 +12,7 @@ from bot import render
 from bot.i18n import I18n, Translator, pick_lang
 from bot.presenter import Presenter
 from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, Lang, MatchRecord, Player, Rejection
+from bot.services.models import LANGS, LEVELS, Lang, Level, MatchRecord, Player, Rejection
 from engine import PRESETS
 
 GROUP_TYPES = {"group", "supergroup"}
@@ -57,6 +58,50 @@ def preset_words(i18n: I18n) -> dict[str, str]:
             for word in i18n[lang](f"words-{preset}").split(","):
                 words.setdefault(word.strip().lower(), preset)
     return words
+
+
+@functools.cache
+def level_words(i18n: I18n) -> dict[str, Level | None]:
+    """The words ``/play`` takes for the computer (None) and for each of its levels, lower case, in every
+    language and in English."""
+    words: dict[str, Level | None] = {"bot": None, "computer": None, "cpu": None, "ai": None}
+    words |= {level: level for level in LEVELS}
+    for lang in LANGS:
+        tr = i18n[lang]
+        for word in tr("words-computer").split(","):
+            words.setdefault(word.strip().lower(), None)
+        for level in LEVELS:
+            for word in tr(f"words-level-{level}").split(","):
+                words.setdefault(word.strip().lower(), level)
+    return words
+
+
+async def play_computer(
+    message: Message,
+    user: User,
+    preset: str,
+    target: int | None,
+    level: Level,
+    lang: Lang,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """Start a match of ``user`` against the computer in the message's chat (a group, or the private chat
+    with the bot): a challenge the computer takes at once."""
+    tr = i18n[lang]
+    await service.update_profile(user.id, name=player_of(user).name)
+    try:
+        challenge = await service.open_challenge(message.chat.id, player_of(user), preset, lang, target=target)
+        record = await service.play_computer(challenge.id, user.id, level, tr(f"computer-{level}"))
+    except Rejected as exc:
+        log_ctx["result"] = exc.reason.value
+        await message.reply(rejection_text(tr, exc))
+        return
+    log_ctx["action"] = f"computer:{level}:{preset}"
+    log_ctx["match"] = record.id
+    presenter.start_match(record)
 
 
 def preset_hint(tr: Translator) -> str:

@@ -9,12 +9,12 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot import keyboards, render
-from bot.callbacks import ClaimWinCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb, move_filter
+from bot.callbacks import ClaimWinCb, ComputerCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb, move_filter
 from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
 from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, Lang, MatchRecord, Rejection
+from bot.services.models import LANGS, LEVELS, Lang, Level, MatchRecord, Rejection
 
 
 async def move(
@@ -142,6 +142,39 @@ async def join_here(
     log_ctx["match"] = record.id
     presenter.start_match(record)
     await query.answer()
+
+
+async def computer_here(
+    query: CallbackQuery,
+    callback_data: ComputerCb,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """The creator of a challenge plays the computer instead of waiting for a person."""
+    user = query.from_user
+    challenge = await service.challenge(callback_data.c)
+    tr = i18n[challenge.lang if challenge else await user_lang(service, user)]
+    if challenge is None or callback_data.l not in LEVELS:
+        await query.answer(tr("toast-challenge-gone"))
+        return
+    level: Level = callback_data.l
+    log_ctx["action"] = f"computer:{level}"
+    try:
+        record = await service.play_computer(challenge.id, user.id, level, tr(f"computer-{level}"))
+    except Rejected as exc:
+        log_ctx["result"] = exc.reason.value
+        await query.answer(tr("toast-computer-creator-only") if exc.reason is Rejection.NOT_ALLOWED
+                           else rejection_text(tr, exc))  # fmt: skip
+        return
+    log_ctx["match"] = record.id
+    await query.answer()
+    if challenge.message_id is not None:
+        _, match = await service.peek(record.id)
+        text = render.challenge_accepted_text(tr, record, match.rules.name, match.deal.target)
+        presenter.outbox.edit(record.chat_id, challenge.message_id, text, None)
+    presenter.start_match(record)
 
 
 async def withdraw(
@@ -324,6 +357,7 @@ def build() -> Router:
     router = Router(name="game")
     router.callback_query.register(move, move_filter)
     router.callback_query.register(join_here, JoinCb.filter())
+    router.callback_query.register(computer_here, ComputerCb.filter())
     router.callback_query.register(withdraw, WithdrawCb.filter())
     router.message.register(surrender_command, Command("surrender"))
     router.callback_query.register(surrender, SurrenderCb.filter())

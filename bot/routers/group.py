@@ -17,12 +17,15 @@ from bot.routers.common import (
     GROUP_TYPES,
     chat_lang,
     is_admin,
+    level_words,
+    play_computer,
     player_of,
     preset_words,
     rejection_text,
     unknown_game,
 )
 from bot.services.matches import MatchService, Rejected
+from bot.services.models import Level
 from engine import find_preset
 
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
@@ -37,7 +40,8 @@ async def play(
     i18n: I18n,
     log_ctx: dict[str, Any],
 ) -> None:
-    """Open a challenge: ``/play [game] [@friend]`` or in reply to a friend's message."""
+    """Open a challenge: ``/play [game] [@friend]`` or in reply to a friend's message; ``/play bot [level]
+    [game]`` plays the computer at once."""
     user = message.from_user
     if user is None:
         return
@@ -54,8 +58,12 @@ async def play(
     opponent_name: str | None = None
     opponent_username: str | None = None
     words = preset_words(i18n)
+    computer: Level | None = None
+    levels = level_words(i18n)
     for word in (command.args or "").split():
-        if word.startswith("@") and len(word) > 1:
+        if word.lower() in levels:
+            computer = levels[word.lower()] or computer or "normal"
+        elif word.startswith("@") and len(word) > 1:
             if not USERNAME.fullmatch(word[1:]):
                 await message.reply(tr("error-bad-username", name=render.user_text(word)))
                 return
@@ -68,6 +76,9 @@ async def play(
         else:
             await message.reply(unknown_game(tr, word))
             return
+    if computer is not None:
+        await play_computer(message, user, preset, target, computer, lang, service, presenter, i18n, log_ctx)
+        return
     reply = message.reply_to_message
     if opponent_username is None and reply is not None and reply.from_user is not None:
         own = message.bot is not None and reply.from_user.id == message.bot.id

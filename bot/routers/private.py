@@ -11,8 +11,19 @@ from aiogram.types import Message
 from bot import keyboards
 from bot.i18n import I18n
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, join, message_lang, player_of, user_lang
+from bot.routers.common import (
+    GROUP_TYPES,
+    join,
+    level_words,
+    message_lang,
+    play_computer,
+    player_of,
+    preset_words,
+    unknown_game,
+    user_lang,
+)
 from bot.services.matches import MatchService, Rejected
+from bot.services.models import Level
 
 
 async def start(
@@ -46,6 +57,37 @@ async def start(
             await message.answer(tr("error-no-match"))
         return
     await message.answer(tr("start-welcome"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
+
+
+async def play_here(
+    message: Message,
+    command: CommandObject,
+    service: MatchService,
+    presenter: Presenter,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
+) -> None:
+    """``/play [game] [level]`` in private: a match against the computer right here (the table and the hand
+    in this chat)."""
+    user = message.from_user
+    if user is None:
+        return
+    await service.update_profile(user.id, name=player_of(user).name, started=True)
+    lang = await user_lang(service, user)
+    tr = i18n[lang]
+    settings = await service.chat_settings(message.chat.id)
+    preset, target = settings.preset, settings.target
+    level: Level = "normal"
+    words, levels = preset_words(i18n), level_words(i18n)
+    for word in (command.args or "").split():
+        if word.lower() in levels:
+            level = levels[word.lower()] or level
+        elif word.lower() in words:
+            preset, target = words[word.lower()], None
+        else:
+            await message.answer(unknown_game(tr, word))
+            return
+    await play_computer(message, user, preset, target, level, lang, service, presenter, i18n, log_ctx)
 
 
 async def help_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
@@ -97,5 +139,6 @@ def build() -> Router:
     router.message.register(help_command, Command("help"))
     router.message.register(hand, Command("hand"), F.chat.type == "private")
     router.message.register(hand_in_group, Command("hand"), F.chat.type.in_(GROUP_TYPES))
-    router.message.register(group_command_in_private, Command("play", "cancel", "settings"), F.chat.type == "private")
+    router.message.register(play_here, Command("play"), F.chat.type == "private")
+    router.message.register(group_command_in_private, Command("cancel", "settings"), F.chat.type == "private")
     return router

@@ -12,7 +12,7 @@ from bot import render
 from bot.i18n import I18n, Translator
 from bot.routers.common import GROUP_TYPES, message_lang, preset_words, unknown_game
 from bot.services.matches import MatchService
-from bot.services.models import Standing, Summary
+from bot.services.models import LEVELS, Standing, Summary
 
 TOP = 10
 LAST_MATCHES = 5
@@ -91,22 +91,31 @@ async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
     in_group = message.chat.type in GROUP_TYPES
     data = await service.stats(user.id, message.chat.id if in_group else None)
     name = render.user_text(user.full_name)
-    if not data.played:
+    if not data.played and not data.computer:
         await message.answer(tr("stats-none", name=name))
         return
-    lines = [
-        tr("stats-title-chat" if in_group else "stats-title-all", name=name),
-        tr(
-            "stats-summary",
-            played=data.played,
-            won=data.won,
-            rate=round(100 * data.won / data.played),
-            rating=str(data.rating),
-        ),
-        tr("stats-streak", streak=data.streak, best=data.best_streak),
-    ]
+    lines = [tr("stats-title-chat" if in_group else "stats-title-all", name=name)]
+    if data.played:
+        lines += [
+            tr(
+                "stats-summary",
+                played=data.played,
+                won=data.won,
+                rate=round(100 * data.won / data.played),
+                rating=str(data.rating),
+            ),
+            tr("stats-streak", streak=data.streak, best=data.best_streak),
+        ]
     for game, (played, won) in sorted(data.per_game.items()):
         lines.append(tr("stats-game", game=tr(f"game-{game}"), played=played, won=won))
+    if data.computer:
+        # Against the computer: every chat's matches, outside the rating.
+        lines.append(tr("stats-computer"))
+        for level in LEVELS:
+            if level in data.computer:
+                played, won = data.computer[level]
+                lines.append(tr("stats-computer-level", level=tr(f"level-{level}"), played=played, won=won,
+                                lost=played - won))  # fmt: skip
     if in_group:
         chat_rows = await service.history(chat_id=message.chat.id, limit=CHAT_ROWS)
         recent = [r for r in chat_rows if any(p.id == user.id for p in r.players)][:LAST_MATCHES]

@@ -28,10 +28,12 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.services.models import (
+    LEVELS,
     Challenge,
     ChatSettings,
     Finish,
     Lang,
+    Level,
     MatchRecord,
     Messages,
     MoveResult,
@@ -131,6 +133,7 @@ class MatchService:
         self._count_chat = redis.register_script(scripts.COUNT_CHAT)
         self._count_global = redis.register_script(scripts.COUNT_GLOBAL)
         self._count_user = redis.register_script(scripts.COUNT_USER)
+        self._count_computer = redis.register_script(scripts.COUNT_COMPUTER)
         self._finished = redis.register_script(scripts.FINISHED)
         self._accept = redis.register_script(scripts.ACCEPT)
         self._create_match = redis.register_script(scripts.CREATE_MATCH)
@@ -694,9 +697,10 @@ class MatchService:
                     finished=new.updated,
                 )
             partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change", "ratings"})[:-1]
+            computer = record.computer_seat
             finishing = json.dumps(
                 {
-                    "c": "1" if counted else "h" if abandoned else "0",
+                    "c": ("v" if computer is not None else "1") if counted else "h" if abandoned else "0",
                     "w": [w.id, w.name],
                     "l": [lo.id, lo.name],
                     "g": match.rules.game,
@@ -768,10 +772,17 @@ class MatchService:
                 [ttl, match_id, summary, USER_HISTORY],
             )
             for p in (a, b)
+            if not p.computer
         ]
         if f["c"] == "1":
             glob = [k.counted(GLOBAL, match_id), k.stats(GLOBAL, winner), k.stats(GLOBAL, loser), k.leaderboard(GLOBAL)]
             steps.append((self._count_global, glob, [ttl, *elo]))
+        elif f["c"] == "v":
+            # Against the computer: the person's record at its level, never the rating.
+            person, level = (a, b.level) if b.computer else (b, a.level)
+            won = "1" if person.id == winner else "0"
+            keys = [k.counted(GLOBAL, match_id), k.stats(GLOBAL, person.id)]
+            steps.append((self._count_computer, keys, [ttl, level, won]))
         await self._scripts(*steps)
         await self._call(self.redis.zrem(k.jobs(), f"t:{match_id}"))
         keys = [k.match(match_id), k.posts(match_id)]
@@ -963,6 +974,20 @@ class MatchService:
                 return record
         raise Rejected(Rejection.BUSY)
 
+    async def play_computer(
+        self, challenge_id: str, user_id: int, level: Level, name: str, *, seed: int | None = None
+    ) -> MatchRecord:
+        """The creator of an open challenge plays the computer at ``level`` instead (``name``: the computer's
+        name in the match's language); anyone else is refused."""
+        challenge = await self.challenge(challenge_id)
+        if challenge is None:
+            raise Rejected(Rejection.NO_CHALLENGE)
+        if challenge.creator.id != user_id:
+            raise Rejected(Rejection.NOT_ALLOWED)
+        # The computer's id is this match's own, so that it never counts as playing elsewhere.
+        computer = Player(id=-1 - secrets.randbits(48), name=name, level=level)
+        return await self.accept(challenge_id, computer, seed=seed)
+
     async def _accept_as_read(
         self, challenge_id: str, raw: bytes | str, joiner: Player, username: str | None, seed: int | None
     ) -> MatchRecord | None:
@@ -973,10 +998,11 @@ class MatchService:
             raise Rejected(Rejection.NO_CHALLENGE)
         if challenge.creator.id == joiner.id:
             raise Rejected(Rejection.OWN_CHALLENGE)
-        if challenge.opponent_id is not None and challenge.opponent_id != joiner.id:
-            raise Rejected(Rejection.NOT_INVITED)
-        if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
-            raise Rejected(Rejection.NOT_INVITED)
+        if not joiner.computer:  # the creator may always play the computer instead
+            if challenge.opponent_id is not None and challenge.opponent_id != joiner.id:
+                raise Rejected(Rejection.NOT_INVITED)
+            if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
+                raise Rejected(Rejection.NOT_INVITED)
         match = Match.new(challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target)
         settings = await self.chat_settings(challenge.chat_id)
         now = self.clock()
@@ -988,7 +1014,8 @@ class MatchService:
             created=now,
             updated=now,
             deal=StoredDeal.of(match),
-            turn_timeout=settings.turn_clock(self.turn_timeout),
+            # Against the computer, no clock: nobody waits for the person but the computer.
+            turn_timeout=0 if joiner.computer else settings.turn_clock(self.turn_timeout),
         )
         chat = challenge.chat_id
         data = record.model_dump_json()
@@ -1019,7 +1046,8 @@ class MatchService:
         await self._scripts(self._due(record.id))
         async with self.redis.pipeline(transaction=False) as pipe:
             for player in record.players:
-                pipe.sadd(k.user_matches(player.id), record.id)
+                if not player.computer:
+                    pipe.sadd(k.user_matches(player.id), record.id)
             pipe.zadd(k.jobs(), {f"t:{record.id}": self.clock_due(record, {}) or record.created}, nx=True)
             await self._call(pipe.execute())
         await self._drop_challenge_traces(challenge_id)
@@ -1118,6 +1146,12 @@ class MatchService:
 
     async def stats(self, user_id: int, chat_id: int | None = None) -> UserStats:
         data = await self._stats_hash(GLOBAL if chat_id is None else chat_scope(chat_id), user_id)
+        everywhere = data if chat_id is None else await self._stats_hash(GLOBAL, user_id)
+        computer = {
+            level: (int(everywhere[f"cpu:{level}:played"]), int(everywhere.get(f"cpu:{level}:won", 0)))
+            for level in LEVELS
+            if f"cpu:{level}:played" in everywhere
+        }
         per_game = {
             name[len("played:") :]: (int(value), int(data.get("won:" + name[len("played:") :], 0)))
             for name, value in data.items()
@@ -1132,6 +1166,7 @@ class MatchService:
             streak=int(data.get("streak", 0)),
             best_streak=int(data.get("best", 0)),
             per_game=per_game,
+            computer=computer,
         )
 
     async def history(

@@ -15,13 +15,22 @@ Lang = Literal["ru", "pl"]
 LANGS: tuple[Lang, ...] = ("ru", "pl")
 
 
+Level = Literal["easy", "normal", "hard"]
+LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
+
+
 class Player(BaseModel):
-    """A Telegram user in a match."""
+    """A Telegram user in a match, or the computer (``level`` set; its id is negative and this match's own)."""
 
     model_config = ConfigDict(frozen=True)
 
     id: int
     name: str
+    level: Level | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
 
 
 class Status(enum.Enum):
@@ -74,6 +83,14 @@ class MatchRecord(BaseModel):
     @property
     def is_active(self) -> bool:
         return self.status is Status.ACTIVE
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The seat the computer holds, if it plays in this match."""
+        for seat, player in enumerate(self.players):
+            if player.computer:
+                return seat
+        return None
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -209,6 +226,8 @@ class UserStats(BaseModel):
     best_streak: int = 0
     per_game: dict[str, tuple[int, int]] = Field(default_factory=dict)
     """game -> (played, won)."""
+    computer: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    """Matches against the computer (all chats; not in the rating): level -> (played, won)."""
 
 
 class Summary(BaseModel):

@@ -107,8 +107,9 @@ end
 """
 
 # A finish in the chat's slot: the players are no longer playing there, and (ARGV[9] '1') the result
-# counts in the chat's table; a counted or abandoned match (ARGV[9] '1' or 'h') goes first in the
-# chat's history, its summary completed with the chat's rating change.
+# counts in the chat's table; a counted or abandoned match (ARGV[9] '1' or 'h', or 'v' a match won
+# against or lost to the computer, never rated) goes first in the chat's history, its summary completed
+# with the chat's rating change.
 # KEYS: 1 the mark, 2-3 active keys of seat 0/1, 4 the chat's active set, 5-6 chat stats of
 #       winner/loser, 7 the chat's leaderboard, 8 the chat's history.
 # ARGV: 1 the mark's TTL, 2-8 as _ELO, 9 count, 10 match id, 11 the summary without its closing
@@ -127,10 +128,10 @@ if ARGV[9] == '1' then
   local chat = count(KEYS[5], KEYS[6], KEYS[7])
   local summary = ARGV[11] .. ',"rating_change":' .. chat[1] .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
   answer = chat[1] .. ',' .. chat[2] .. ',' .. chat[3] .. '|' .. summary
-elseif ARGV[9] == 'h' then
+elseif ARGV[9] == 'h' or ARGV[9] == 'v' then
   answer = '0,0,0|' .. ARGV[11] .. '}'
 end
-if ARGV[9] == '1' or ARGV[9] == 'h' then
+if ARGV[9] ~= '0' then
   redis.call('LPUSH', KEYS[8], string.sub(answer, string.find(answer, '|', 1, true) + 1))
   redis.call('LTRIM', KEYS[8], 0, tonumber(ARGV[12]) - 1)
 end
@@ -148,6 +149,18 @@ COUNT_GLOBAL = (
 local d = count(KEYS[2], KEYS[3], KEYS[4])[1]
 redis.call('SET', KEYS[1], d, 'EX', ARGV[1])
 return tostring(d)
+"""
+)
+
+# A match against the computer in the person's global stats: played and (ARGV[3] '1') won at the level.
+# KEYS: 1 the mark, 2 the person's global stats. ARGV: 1 the mark's TTL, 2 the level, 3 won.
+COUNT_COMPUTER = (
+    _ONCE
+    + """
+redis.call('HINCRBY', KEYS[2], 'cpu:' .. ARGV[2] .. ':played', 1)
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'cpu:' .. ARGV[2] .. ':won', 1) end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1])
+return '1'
 """
 )
 

@@ -267,6 +267,7 @@ help-text = <b>Domino: Bingo i 42</b>
     1. Dodaj bota do grupy.
     2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
     3. Przeciwnik naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
+    Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny.
     /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
@@ -312,3 +313,23 @@ btn-claim-win = 🏆 Zabierz zwycięstwo
 toast-too-early = Jeszcze za wcześnie: rywal ma jeszcze czas na ruch.
 match-forfeit = ⏰ Ruch nie został wykonany na czas — { $loser } przegrywa mecz. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
 match-abandoned = 💤 Mecz zatrzymany: zbyt długo nie było ruchów. Wynik: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Bez wyniku i rankingu; można zacząć nowy: /play
+
+## The computer (a seat the bot plays)
+
+computer-easy = 🤖 Komputer (łatwy)
+computer-normal = 🤖 Komputer (średni)
+computer-hard = 🤖 Komputer (trudny)
+level-easy = łatwy
+level-normal = średni
+level-hard = trudny
+btn-computer-easy = 🤖 Łatwy
+btn-computer-normal = 🤖 Średni
+btn-computer-hard = 🤖 Trudny
+challenge-computer-hint = Nie chcesz czekać? Autor wyzwania może zagrać z komputerem — przyciski 🤖 poniżej.
+# Words /play takes for the computer and its levels (comma-separated, any case).
+words-computer = bot, komputer
+words-level-easy = łatwy, latwy
+words-level-normal = średni, sredni, normalny
+words-level-hard = trudny
+toast-computer-creator-only = Zagrać z komputerem zamiast tego wyzwania może tylko jego autor.
+cmd-play-computer = Mecz z komputerem (Bingo albo 42)

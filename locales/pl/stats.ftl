@@ -13,6 +13,8 @@ stats-title-all = 📊 <b>{ $name }</b> — we wszystkich czatach
 stats-summary = Mecze: { $played } · wygrane: { $won } ({ $rate }%) · ranking <b>{ $rating }</b>
 stats-streak = Seria zwycięstw: { $streak } · najlepsza: { $best }
 stats-game = { $game }: mecze { $played }, wygrane { $won }
+stats-computer = 🤖 Przeciw komputerowi (poza rankingiem):
+stats-computer-level = { $level }: mecze { $played }, wygrane { $won }, przegrane { $lost }
 stats-last = Ostatnie mecze:
 stats-match-row = { $result ->
     [won] ✅

@@ -267,6 +267,7 @@ help-text = <b>Домино: Бинго и 42</b>
     1. Добавь бота в группу.
     2. В группе: /play — вызов для всех, /play 42 или /play классика — другая игра, /play в ответ на сообщение — личный вызов его автору.
     3. Соперник нажимает «Принять вызов», и каждому в личку приходят его камни.
+    Не с кем играть? /play bot в группе или /play здесь, в личке, — матч с компьютером; уровень: /play bot лёгкий, средний или сильный.
     /hand — показать камни заново, /surrender — сдаться, /cancel — снять вызов, /rules — правила, /lang — язык.
 btn-add-to-group = ➕ Добавить в группу
 cmd-play = Вызвать на матч (Бинго или 42)
@@ -313,3 +314,23 @@ btn-claim-win = 🏆 Забрать победу
 toast-too-early = Пока рано: у соперника ещё есть время на ход.
 match-forfeit = ⏰ Ход не сделан вовремя — { $loser } проигрывает матч. Победа: <b>{ $winner }</b> ({ $sw }:{ $sl }).
 match-abandoned = 💤 Матч остановлен: слишком долго не было ходов. Счёт: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Без результата и рейтинга; можно начинать новый: /play
+
+## The computer (a seat the bot plays)
+
+computer-easy = 🤖 Компьютер (лёгкий)
+computer-normal = 🤖 Компьютер (средний)
+computer-hard = 🤖 Компьютер (сильный)
+level-easy = лёгкий
+level-normal = средний
+level-hard = сильный
+btn-computer-easy = 🤖 Лёгкий
+btn-computer-normal = 🤖 Средний
+btn-computer-hard = 🤖 Сильный
+challenge-computer-hint = Не хочешь ждать? Автор вызова может сыграть с компьютером — кнопки 🤖 ниже.
+# Words /play takes for the computer and its levels (comma-separated, any case).
+words-computer = бот, компьютер, комп
+words-level-easy = лёгкий, легкий, легко
+words-level-normal = средний, нормальный
+words-level-hard = сильный, сложный, трудный
+toast-computer-creator-only = Сыграть с компьютером вместо этого вызова может только его автор.
+cmd-play-computer = Матч с компьютером (Бинго или 42)

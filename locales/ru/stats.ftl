@@ -13,6 +13,8 @@ stats-title-all = 📊 <b>{ $name }</b> — во всех чатах
 stats-summary = Матчей: { $played } · побед: { $won } ({ $rate }%) · рейтинг <b>{ $rating }</b>
 stats-streak = Серия побед: { $streak } · лучшая: { $best }
 stats-game = { $game }: матчей { $played }, побед { $won }
+stats-computer = 🤖 Против компьютера (без рейтинга):
+stats-computer-level = { $level }: матчей { $played }, побед { $won }, поражений { $lost }
 stats-last = Последние матчи:
 stats-match-row = { $result ->
     [won] ✅

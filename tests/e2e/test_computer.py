@@ -1,0 +1,126 @@
+"""Matches against the computer, in a group and in private, at each level, over the fake Bot API.
+
+The person presses their buttons; the computer's moves arrive by themselves (a job of the scheduler), and
+no press is ever made for the computer's seat.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.services.models import LEVELS, Level, Status
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import WAITING, challenge, held_panel, panel_of, playable, start_bot, version_of
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+
+GROUP = -100700
+ANN = FakeUser(1001, "Ann", "ann", "ru")
+BOB = FakeUser(1002, "Bob", "bob", "pl")
+PAUSE = 0.05
+"""The computer's pause after the last move, short for the tests."""
+
+
+async def play_the_computer(fake: FakeTelegram, user: FakeUser, rng: random.Random) -> int:
+    """Press random playable buttons of the user's panel whenever it is their turn, until the panel has no
+    buttons any more (the match is over); the presses made."""
+    presses = 0
+    while True:
+        panel = held_panel(fake, user)
+        if panel is None:
+            return presses
+        buttons = playable(panel)
+        if WAITING in panel.text or not buttons:
+            await fake.wait_change(user.id, 1.0)  # the computer moves meanwhile
+            continue
+        before = version_of(panel)
+        query = fake.press(user, panel, rng.choice(buttons)["callback_data"])
+        answer = await fake.wait_answer(query)
+        assert not answer.get("text"), f"a press on the newest panel was refused: {answer['text']}"
+        presses += 1
+        await fake.wait_for(
+            lambda v=before: (p := held_panel(fake, user)) is None or version_of(p) > v,
+            timeout=30,
+            what="the panel to show the press",
+        )
+
+
+def level_button(message: Sent, level: str) -> str:
+    """The callback data of the challenge's button for playing the computer at ``level``."""
+    for b in message.buttons():
+        if b.get("callback_data", "").startswith("cpu:") and b["callback_data"].endswith(f":{level}"):
+            return str(b["callback_data"])
+    raise AssertionError(f"no button for the {level} computer in {message.buttons()}")
+
+
+class TestAgainstTheComputer:
+    @pytest.mark.parametrize("level", LEVELS)
+    async def test_in_a_group(self, fake: FakeTelegram, prefix: str, cleanup_redis: None, level: Level) -> None:
+        """The creator presses the level's button on their challenge; the match runs to its end, the computer
+        moving by itself; the result counts in the person's record against that level, not in the rating."""
+        async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
+            tr = app.presenter.i18n["ru"]
+            await app.service.update_chat_settings(GROUP, target=2)
+            await start_bot(fake, ANN)
+            message = await challenge(fake, ANN, GROUP)
+            assert tr("challenge-computer-hint") in message.text
+            # Nobody but the creator may hand the challenge to the computer.
+            await start_bot(fake, BOB)
+            other = fake.press(BOB, message, level_button(message, level))
+            assert (await fake.wait_answer(other))["text"] == app.presenter.i18n["ru"]("toast-computer-creator-only")
+            query = fake.press(ANN, message, level_button(message, level))
+            assert not (await fake.wait_answer(query)).get("text")
+            await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
+            match_id = await app.service.active_match(GROUP, ANN.id)
+            assert match_id is not None
+            presses = await play_the_computer(fake, ANN, random.Random(11))
+            await app.settled()
+            record, _ = await app.service.get(match_id)
+            assert record.status is Status.FINISHED
+            computer = record.players[1]
+            assert computer.level == level and computer.name == tr(f"computer-{level}")
+            # Every move the person did not press, the computer made; no press ever came for its seat.
+            presses_seen = [c for c in fake.calls if c.method == "answerCallbackQuery"]
+            assert record.version > presses + 1
+            assert len(presses_seen) == presses + 2  # and Bob's and Ann's presses on the challenge
+            assert not fake.chat_messages(computer.id)
+            stats = await app.service.stats(ANN.id)
+            assert stats.computer == {level: (1, 1 if record.winner == 0 else 0)}
+            assert stats.played == 0 and await app.service.leaderboard(GROUP) == []
+            assert await app.service.active_match(GROUP, ANN.id) is None
+
+    @pytest.mark.parametrize("level", LEVELS)
+    async def test_in_private(self, fake: FakeTelegram, prefix: str, cleanup_redis: None, level: Level) -> None:
+        """``/play 42 <level>`` in the private chat: the table and the hand there, played to the end."""
+        async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
+            tr = app.presenter.i18n["pl"]
+            await start_bot(fake, BOB)
+            await app.service.update_chat_settings(BOB.id, target=2)
+            fake.send_text(BOB, BOB.id, f"/play 42 {tr(f'level-{level}')}")
+            await fake.wait_for(lambda: panel_of(fake, BOB) is not None, what="Bob's panel")
+            match_id = await app.service.active_match(BOB.id, BOB.id)
+            assert match_id is not None
+            presses = await play_the_computer(fake, BOB, random.Random(12))
+            await app.settled()
+            record, match = await app.service.get(match_id)
+            assert record.status is Status.FINISHED and record.chat_id == BOB.id
+            assert match.rules.game == "42" and record.players[1].level == level
+            assert record.version > presses + 1
+            texts = [m.text for m in fake.chat_messages(BOB.id)]
+            assert any(t.startswith(tr("table-title", game=tr("preset-42"), deal=1)) for t in texts)
+            stats = await app.service.stats(BOB.id)
+            assert sum(played for played, _ in stats.computer.values()) == 1
+
+
+class TestCommands:
+    async def test_play_bot_in_a_group(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """``/play bot сильный`` starts a match against the hard computer at once (no challenge to press)."""
+        async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
+            await start_bot(fake, ANN)
+            fake.send_text(ANN, GROUP, "/play bot сильный")
+            await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
+            match_id = await app.service.active_match(GROUP, ANN.id)
+            assert match_id is not None
+            record, _ = await app.service.get(match_id)
+            assert record.players[1].level == "hard" and record.turn_timeout == 0
