@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from bot.app import App
 from bot.services.models import LEVELS, Level, Status
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import WAITING, challenge, held_panel, panel_of, playable, start_bot, version_of
@@ -22,17 +23,15 @@ PAUSE = 0.05
 """The computer's pause after the last move, short for the tests."""
 
 
-async def play_the_computer(fake: FakeTelegram, user: FakeUser, rng: random.Random) -> int:
-    """Press random playable buttons of the user's panel whenever it is their turn, until the panel has no
-    buttons any more (the match is over); the presses made."""
+async def play_the_computer(fake: FakeTelegram, app: App, match_id: str, user: FakeUser, rng: random.Random) -> int:
+    """Press random playable buttons of the user's panel whenever it is their turn, until the match is over;
+    the presses made."""
     presses = 0
-    while True:
+    while (await app.service.get(match_id))[0].is_active:
         panel = held_panel(fake, user)
-        if panel is None:
-            return presses
-        buttons = playable(panel)
-        if WAITING in panel.text or not buttons:
-            await fake.wait_change(user.id, 1.0)  # the computer moves meanwhile
+        buttons = [] if panel is None else playable(panel)
+        if panel is None or WAITING in panel.text or not buttons:
+            await fake.wait_change(user.id, 0.5)  # the computer moves meanwhile
             continue
         before = version_of(panel)
         query = fake.press(user, panel, rng.choice(buttons)["callback_data"])
@@ -44,6 +43,7 @@ async def play_the_computer(fake: FakeTelegram, user: FakeUser, rng: random.Rand
             timeout=30,
             what="the panel to show the press",
         )
+    return presses
 
 
 def level_button(message: Sent, level: str) -> str:
@@ -74,7 +74,7 @@ class TestAgainstTheComputer:
             await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
             match_id = await app.service.active_match(GROUP, ANN.id)
             assert match_id is not None
-            presses = await play_the_computer(fake, ANN, random.Random(11))
+            presses = await play_the_computer(fake, app, match_id, ANN, random.Random(11))
             await app.settled()
             record, _ = await app.service.get(match_id)
             assert record.status is Status.FINISHED
@@ -101,7 +101,7 @@ class TestAgainstTheComputer:
             await fake.wait_for(lambda: panel_of(fake, BOB) is not None, what="Bob's panel")
             match_id = await app.service.active_match(BOB.id, BOB.id)
             assert match_id is not None
-            presses = await play_the_computer(fake, BOB, random.Random(12))
+            presses = await play_the_computer(fake, app, match_id, BOB, random.Random(12))
             await app.settled()
             record, match = await app.service.get(match_id)
             assert record.status is Status.FINISHED and record.chat_id == BOB.id
@@ -124,3 +124,39 @@ class TestCommands:
             assert match_id is not None
             record, _ = await app.service.get(match_id)
             assert record.players[1].level == "hard" and record.turn_timeout == 0
+
+
+class TestRestart:
+    async def test_the_computer_moves_after_a_restart(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
+        """The person moves and the bot stops before the computer's pause is over: the next process makes the
+        computer's move (its job is in Redis), once."""
+        rng = random.Random(3)
+        async with running_bot(fake, prefix, computer_pause=2.0) as app:
+            await start_bot(fake, ANN)
+            fake.send_text(ANN, GROUP, "/play bot easy")
+            await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
+            match_id = await app.service.active_match(GROUP, ANN.id)
+            assert match_id is not None
+            while True:
+                await app.settled()
+                moved, match = await app.service.get(match_id)
+                panel = held_panel(fake, ANN)
+                assert panel is not None
+                if match.turn == 1 and version_of(panel) == moved.version:
+                    break  # the person moved; the computer is to act
+                if match.turn == 1 or version_of(panel) != moved.version:
+                    await fake.wait_change(ANN.id, 1.0)  # the computer's move, or the panel showing it
+                    continue
+                query = fake.press(ANN, panel, rng.choice(playable(panel))["callback_data"])
+                assert not (await fake.wait_answer(query)).get("text")
+        async with running_bot(fake, prefix, computer_pause=2.0) as app:
+            await fake.wait_for(
+                lambda: (p := held_panel(fake, ANN)) is not None and version_of(p) > moved.version,
+                timeout=30,
+                what="the computer's move after the restart",
+            )
+            after, _ = await app.service.get(match_id)
+            assert f"cpu:{moved.version}" in after.recent
+            assert [r for r in after.recent if r == f"cpu:{moved.version}"] == [f"cpu:{moved.version}"]
