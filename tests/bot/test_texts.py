@@ -23,9 +23,12 @@ NAMES = [("Аня", "Piotr"), ("Player 2", "<b>&"), ("Piotr", "Аня")]
 
 def expected_ru(A: str, B: str) -> dict[str, str]:
     return {
-        "challenge-anyone": (f"🎲 <b>{A}</b> ищет соперника: Бинго, до 8 зачётных очков.\nВызов действует 10 минут."),
+        "challenge-anyone": (f"🎲 <b>{A}</b> ищет соперника: Бинго, до 8 зачётных очков.\nВызов действует 10 минут."
+            "\nНе хочешь ждать? Автор вызова может сыграть с компьютером — кнопки 🤖 ниже."
+        ),
         "challenge-invite": (
             f"🎲 <b>{A}</b> бросает вызов. Соперник: <b>{B}</b>. Бинго, до 8 зачётных очков.\nВызов действует 10 минут."
+            "\nНе хочешь ждать? Автор вызова может сыграть с компьютером — кнопки 🤖 ниже."
         ),
         "challenge-withdrawn": (f"✖ Вызов отозван. Автор вызова: {A}."),
         "challenge-cancelled": (f"✖ Вызов снят администратором. Автор вызова: {A}."),
@@ -172,11 +175,13 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
 def expected_pl(A: str, B: str) -> dict[str, str]:
     return {
         "challenge-anyone": (
-            f"🎲 <b>{A}</b> szuka przeciwnika: Bingo, do 8 dużych punktów.\nWyzwanie jest ważne przez 10 minut."
+            f"🎲 <b>{A}</b> szuka przeciwnika: Bingo, do 8 dużych punktów.\nWyzwanie jest ważne przez 10 minut.\n"
+            "Nie chcesz czekać? Autor wyzwania może zagrać z komputerem — przyciski 🤖 poniżej."
         ),
         "challenge-invite": (
             f"🎲 <b>{A}</b> rzuca wyzwanie. Rywal: <b>{B}</b>. Bingo, do 8 dużych punktów.\n"
-            f"Wyzwanie jest ważne przez 10 minut."
+            f"Wyzwanie jest ważne przez 10 minut.\n"
+            "Nie chcesz czekać? Autor wyzwania może zagrać z komputerem — przyciski 🤖 poniżej."
         ),
         "challenge-withdrawn": (f"✖ Wyzwanie wycofane. Autor wyzwania: {A}."),
         "challenge-cancelled": (f"✖ Wyzwanie usunięte przez administratora. Autor wyzwania: {A}."),
