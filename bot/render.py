@@ -424,7 +424,8 @@ def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str
 
 def challenge_accepted_text(tr: Translator, record: MatchRecord, preset: str, target: int) -> str:
     """What a challenge's message says once accepted: the match has begun."""
-    return tr("challenge-accepted", a=name(record, 0), b=name(record, 1), game=game_name(tr, preset), target=target)
+    key = "challenge-accepted" if record.computer_seat is None else "challenge-accepted-computer"
+    return tr(key, a=name(record, 0), b=name(record, 1), game=game_name(tr, preset), target=target)
 
 
 def surrender_question(tr: Translator, record: MatchRecord, seat: int) -> str:

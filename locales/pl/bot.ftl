@@ -101,6 +101,7 @@ challenge-withdrawn = ✖ Wyzwanie wycofane. Autor wyzwania: { $creator }.
 challenge-cancelled = ✖ Wyzwanie usunięte przez administratora. Autor wyzwania: { $creator }.
 challenge-expired = ⌛ Wyzwanie wygasło — nikt go nie przyjął. Autor wyzwania: { $creator }.
 challenge-accepted = 🀄 Mecz się zaczął: <b>{ $a }</b> i <b>{ $b }</b> — { $game }, do { game-points-target }. Każdy ma już swoje kamienie na prywatnym czacie z botem.
+challenge-accepted-computer = 🀄 Mecz się zaczął: <b>{ $a }</b> — { $b }. { $game }, do { game-points-target }. Kamienie są na prywatnym czacie z botem, a komputer gra sam.
 btn-join = 🤝 Przyjmij wyzwanie
 btn-withdraw = ✖ Wycofaj
 btn-open-bot = 🤖 Otwórz bota

@@ -101,6 +101,7 @@ challenge-withdrawn = ✖ Вызов отозван. Автор вызова: { 
 challenge-cancelled = ✖ Вызов снят администратором. Автор вызова: { $creator }.
 challenge-expired = ⌛ Вызов истёк — его никто не принял. Автор вызова: { $creator }.
 challenge-accepted = 🀄 Матч начался: <b>{ $a }</b> и <b>{ $b }</b> — { $game }, до { game-points-target }. Камни уже у каждого в личке с ботом.
+challenge-accepted-computer = 🀄 Матч начался: <b>{ $a }</b> — { $b }. { $game }, до { game-points-target }. Камни — в личке с ботом, а компьютер ходит сам.
 btn-join = 🤝 Принять вызов
 btn-withdraw = ✖ Отозвать
 btn-open-bot = 🤖 Открыть бота

@@ -53,7 +53,8 @@ class TestJoining:
             await start_bot(fake, ANN)
             message = await challenge(fake, ANN, GROUP)
             cid = challenge_id(message)
-            assert [b["callback_data"] for b in message.buttons()] == [f"j:{cid}", f"w:{cid}"]
+            computer = [f"cpu:{cid}:{level}" for level in ("easy", "normal", "hard")]
+            assert [b["callback_data"] for b in message.buttons()] == [f"j:{cid}", f"w:{cid}", *computer]
             assert BOB.id not in fake.started
             await join_by_link(fake, BOB, message)
             await fake.wait_for(lambda: panel_of(fake, ANN) and panel_of(fake, BOB), what="both panels")
@@ -110,12 +111,14 @@ class TestChallenges:
     """Opening, addressing, withdrawing, cancelling and expiry of a challenge."""
 
     async def test_play_in_private(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
-        """/play and /cancel in private answer that they work in a group."""
+        """/cancel in private answers that it works in a group; /play there is a match against the computer."""
         async with running_bot(fake, prefix) as app:
             tr = app.presenter.i18n["ru"]
             await start_bot(fake, ANN)
-            for command in ("/play", "/cancel"):
-                assert (await private_reply(fake, ANN, command)).text == tr("error-group-only")
+            assert (await private_reply(fake, ANN, "/cancel")).text == tr("error-group-only")
+            table = await private_reply(fake, ANN, "/play")
+            assert table.text.startswith(tr("table-title", game=tr("preset-bingo"), deal=1))
+            assert tr("computer-normal") in table.text
             assert fake.chat_messages(GROUP) == []
             await invariants.all_well(fake)
 
@@ -184,7 +187,7 @@ class TestChallenges:
             tr = app.presenter.i18n["ru"]
             await start_bot(fake, BOB)
             message = await challenge(fake, ANN, GROUP)
-            assert message.text.endswith(tr("challenge-expires", n=1))
+            assert tr("challenge-expires", n=1) in message.text
             join_here = button(message, "j:")["callback_data"]
             await fake.wait_for(
                 lambda: message.text == tr("challenge-expired", creator="Ann"), timeout=6, what="the expiry notice"

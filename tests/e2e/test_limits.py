@@ -162,6 +162,8 @@ class TestCommands:
             for scope, names in (("all_group_chats", GROUP_COMMANDS), ("all_private_chats", PRIVATE_COMMANDS)):
                 for lang in ("ru", "pl"):
                     tr = app.presenter.i18n[lang]
-                    expected = [{"command": name, "description": tr(f"cmd-{name}")} for name in names]
+                    # In private, /play is a match against the computer.
+                    key = {"play": "cmd-play-computer"} if names is PRIVATE_COMMANDS else {}
+                    expected = [{"command": n, "description": tr(key.get(n, f"cmd-{n}"))} for n in names]
                     assert menus[(scope, lang)] == expected
             assert {scope for scope, _ in menus} == {"all_group_chats", "all_private_chats"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator
 
 from bot.app import App, create_app
@@ -19,7 +20,7 @@ ANN, BOB = Player(id=5501, name="Ann"), Player(id=5502, name="Bob")
 
 
 @contextlib.asynccontextmanager
-async def two_apps(fake: FakeTelegram, prefix: str) -> AsyncIterator[list[App]]:
+async def two_apps(fake: FakeTelegram, prefix: str, **overrides: float) -> AsyncIterator[list[App]]:
     """Two bots (as two processes would be: each its own Redis client, outbox and delivery) on one Redis."""
     apps: list[App] = []
     try:
@@ -30,6 +31,7 @@ async def two_apps(fake: FakeTelegram, prefix: str) -> AsyncIterator[list[App]]:
                 telegram_api_base=fake.base,
                 redis_prefix=prefix,
                 webhook_url="http://127.0.0.1:9/tg",
+                **overrides,  # type: ignore[arg-type]
             )
             apps.append(await create_app(settings, redis=create_redis(redis_url())))
         yield apps
@@ -56,3 +58,15 @@ class TestTwoDeliveries:
             sends = [c for c in fake.calls if c.method == "sendMessage" and c.status == 200]
             assert sorted(int(c.params["chat_id"]) for c in sends) == sorted([GROUP, ANN.id, BOB.id])
             assert record.id not in await outside.screens_due()
+
+    async def test_the_computer_moves_once(self, fake: FakeTelegram, prefix: str, outside: MatchService) -> None:
+        """The computer is to act, and both processes run its job at the same moment: it moves once."""
+        fake.started.add(ANN.id)
+        seed = next(s for s in range(100) if random.Random(f"{s}/lot").randrange(2) == 1)  # the computer opens
+        async with two_apps(fake, prefix, computer_pause=0.0) as apps:
+            challenge = await outside.open_challenge(GROUP, ANN, "bingo", "ru")
+            record = await outside.play_computer(challenge.id, ANN.id, "hard", "🤖", seed=seed)
+            await asyncio.gather(*(app.scheduler.handlers["t"](record.id) for app in apps))
+            after, match = await outside.get(record.id)
+            assert after.version == 1 and after.recent == ["cpu:0"]
+            assert len(match.deal.actions) == 1
