@@ -211,13 +211,14 @@ class Outbox:
                     log.exception("edit of message %s in chat %s failed", message_id, chat_id)
 
     async def delete(self, chat_id: int, message_id: int) -> bool:
-        """Delete a message (no budget: deleting is not sending); False when Telegram refused."""
+        """Delete a message (no budget: deleting is not sending); False when Telegram refused (one already gone,
+        deleted by another pass a moment ago, counts as deleted)."""
         lane = self._lane(chat_id)
         lane.pending.pop(message_id, None)
         try:
             await self.bot.delete_message(chat_id, message_id)
-        except TelegramBadRequest:
-            return False
+        except TelegramBadRequest as exc:
+            return "message to delete not found" in exc.message
         return True
 
     async def limited(
