@@ -1,13 +1,21 @@
-"""``python -m engine selfplay ...`` and ``python -m engine replay FILE``."""
+"""``python -m engine selfplay|replay|arena|play``: self-play, replays, computer against computer, you against it."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from contextlib import nullcontext
 
-from engine.rules import PRESETS, presets_of
+from engine.actions import Action, Kind
+from engine.ai import LEVELS, choose
+from engine.arena import arena
+from engine.bingo import BingoView
+from engine.deal import Deal
+from engine.fortytwo import FortyTwoView
+from engine.match import Match
+from engine.rules import PRESETS, find_preset, presets_of
 from engine.selfplay import replay, selfplay
 
 
@@ -15,31 +23,163 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("selfplay", help="play whole matches with a seeded random policy")
-    play.add_argument("--game", choices=["bingo", "42"], default="bingo")
-    play.add_argument("--preset", choices=sorted(PRESETS), help="default: the game's first preset")
+    _game_arguments(play)
     play.add_argument("--matches", type=int, default=100)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--target", type=int, help="game points that win a match (default: the preset's)")
     play.add_argument("--log", help="write one deal record per line (JSON Lines) to this file")
     check = sub.add_parser("replay", help="re-play deal records and report every one that differs")
     check.add_argument("file")
+    duel = sub.add_parser("arena", help="matches between two levels of the computer, seats alternating")
+    _game_arguments(duel)
+    duel.add_argument("--a", choices=LEVELS, required=True, help="the level whose win rate is reported")
+    duel.add_argument("--b", choices=LEVELS, required=True)
+    duel.add_argument("--matches", type=int, default=100)
+    duel.add_argument("--seed", type=int, default=0)
+    duel.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not change)")
+    human = sub.add_parser("play", help="play a match against the computer in this terminal")
+    _game_arguments(human)
+    human.add_argument("--level", choices=LEVELS, default="normal")
+    human.add_argument("--seed", type=int, help="default: a random match")
+    human.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat")
     args = parser.parse_args(argv)
 
+    if args.command == "replay":
+        with open(args.file, encoding="utf-8") as f:
+            failures = replay(f)
+        for failure in failures:
+            print(failure, file=sys.stderr)
+        print(json.dumps({"file": args.file, "ok": not failures, "bad": len(failures)}))
+        return 1 if failures else 0
+
+    preset = args.preset or presets_of(args.game)[0]
+    if PRESETS[preset].game != args.game:
+        parser.error(f"preset {preset} is not a {args.game} preset")
     if args.command == "selfplay":
-        preset = args.preset or presets_of(args.game)[0]
-        if PRESETS[preset].game != args.game:
-            parser.error(f"preset {preset} is not a {args.game} preset")
         with open(args.log, "w", encoding="utf-8") if args.log else nullcontext() as log:
             figures = selfplay(preset, args.matches, args.seed, log, args.target)
         print(json.dumps(figures))
         return 0
+    if args.command == "arena":
+        print(json.dumps(arena(preset, args.a, args.b, args.matches, args.seed, jobs=args.jobs, target=args.target)))
+        return 0
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    return play_in_terminal(preset, args.level, seed, args.seat, args.target)
 
-    with open(args.file, encoding="utf-8") as f:
-        failures = replay(f)
-    for failure in failures:
-        print(failure, file=sys.stderr)
-    print(json.dumps({"file": args.file, "ok": not failures, "bad": len(failures)}))
-    return 1 if failures else 0
+
+def _game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=["bingo", "42"], default="bingo")
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="default: the game's first preset")
+    parser.add_argument("--target", type=int, help="game points that win a match (default: the preset's)")
+
+
+# -- playing in the terminal -------------------------------------------------
+
+SUIT_NAMES = ("blanks", "aces", "deuces", "treys", "fours", "fives", "sixes")
+
+
+def play_in_terminal(preset: str, level: str, seed: int, seat: int, target: int | None) -> int:
+    """A match against the computer: your hand, the table, your moves numbered; reads a number a move."""
+    match = Match.new(find_preset(preset), seed, target)
+    rng = random.Random(f"{seed}/computer")
+    print(f"{preset}, you are seat {seat} against the {level} computer; match seed {seed}")
+    deal_shown = 0
+    while not match.is_over:
+        deal = match.deal
+        if deal.number != deal_shown:
+            deal_shown = deal.number
+            print(f"\n== deal {deal.number}, score {_score(deal, seat)}, to {deal.target} ==")
+        turn = deal.turn
+        if turn == seat:
+            view = deal.view(seat)
+            print()
+            for line in _table(view, seat):
+                print(line)
+            action = _ask(view.legal)
+            if action is None:
+                print("no more input: the match is left unfinished")
+                return 1
+        else:
+            action = choose(level, deal.view(turn), rng)
+            print(f"computer: {_describe(action)}")
+        last = deal.last_trick
+        finished = match.play(action, turn)
+        trick = deal.view(seat).last_trick
+        if trick is not None and deal.last_trick != last:
+            taker = "you take" if trick.winner == seat else "the computer takes"
+            print(f"trick: {trick.lead} then {trick.reply}, {taker} it")
+        if finished is not None:
+            _deal_over(finished, seat)
+    winner = "you win" if match.winner == seat else "the computer wins"
+    print(f"\nmatch over, {winner} {_score(match.deal, seat)}")
+    return 0
+
+
+def _score(deal: Deal, seat: int) -> str:
+    return f"you {deal.score[seat]} : {deal.score[1 - seat]} computer"
+
+
+def _ask(legal: tuple[Action, ...]) -> Action | None:
+    while True:
+        try:
+            answer = input("your move (number): ").strip()
+        except EOFError:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        print(f"a number from 1 to {len(legal)}, please")
+
+
+def _describe(action: Action) -> str:
+    kind = action.kind
+    if kind is Kind.PLAY:
+        return f"plays {action.notation()}"
+    if kind is Kind.CLAIM:
+        return f"leads {action.tile} and claims its doubles"
+    if kind is Kind.CLOSE:
+        return "closes the reserve"
+    if kind is Kind.TAKE_INDICATOR:
+        return "takes the indicator"
+    if kind is Kind.TAKE_HIDDEN:
+        return "takes the hidden tile"
+    if kind is Kind.BID:
+        return f"bids {action.value}"
+    if kind is Kind.PASS:
+        return "passes"
+    return f"names {SUIT_NAMES[action.value]} trumps"
+
+
+def _table(view: BingoView | FortyTwoView, seat: int) -> list[str]:
+    lines = []
+    if isinstance(view, BingoView):
+        shown = view.indicator_seen
+        where = "face up" if view.indicator is not None else "closed" if view.closed_by is not None else "drawn"
+        lines.append(f"trumps: {SUIT_NAMES[view.trump]} (indicator {shown}, {where}); reserve {view.reserve}")
+        lines.append(f"your points {view.points[seat]}, tricks {view.tricks[seat]} : {view.tricks[1 - seat]}")
+        for claim in view.claims:
+            who = "you" if claim.seat == seat else "computer"
+            state = {None: "on this trick", True: "scored", False: "lost"}[claim.scored]
+            lines.append(f"claim by {who}: {' '.join(map(str, claim.doubles))} ({state})")
+    else:
+        lines.append(f"phase: {view.phase.value}; stock {view.stock}")
+        if view.bids:
+            lines.append("bids: " + ", ".join("pass" if b is None else str(b) for b in view.bids))
+        if view.trump is not None:
+            declarer = "you" if view.declarer == seat else "computer"
+            lines.append(f"trumps: {SUIT_NAMES[view.trump]}, bid {view.bid} by {declarer}")
+            lines.append(f"points {view.points[seat]} : {view.points[1 - seat]}")
+    lines.append("your hand: " + " ".join(map(str, view.hand)))
+    if view.lead is not None:
+        lines.append(f"led by the computer: {view.lead}")
+    lines.extend(f"  {i}) {_describe(a)}" for i, a in enumerate(view.legal, 1))
+    return lines
+
+
+def _deal_over(deal: Deal, seat: int) -> None:
+    points = deal.points
+    print(f"deal {deal.number} over ({deal.end.value if deal.end else ''}): points {points[seat]} : {points[1 - seat]}")
+    for award in deal.awards:
+        who = "you" if award.seat == seat else "computer"
+        print(f"  {who} +{award.game_points} ({award.reason.value})")
 
 
 if __name__ == "__main__":

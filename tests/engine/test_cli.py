@@ -154,3 +154,78 @@ class TestReplay:
         selfplay("bingo", "bingo", 8, log)
         write_records(log, read_records(log))
         assert engine("replay", str(log)).returncode == 0
+
+
+class TestArena:
+    """``arena`` prints one JSON line with the win rate of ``--a`` and its interval."""
+
+    def test_one_json_line(self) -> None:
+        done = engine("arena", "--game", "42", "--a", "normal", "--b", "easy", "--matches", "4", "--seed", "2")
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.strip().splitlines()
+        assert len(lines) == 1
+        figures = json.loads(lines[0])
+        assert (figures["game"], figures["preset"], figures["a"], figures["b"]) == ("42", "42", "normal", "easy")
+        assert figures["matches"] == figures["wins_a"] + figures["wins_b"] == 4
+        assert 0 <= figures["ci_low"] <= figures["rate_a"] <= figures["ci_high"] <= 1
+
+    def test_reproducible_across_jobs(self) -> None:
+        """One seed gives the same wins whether one process plays or two."""
+        runs = [
+            json.loads(
+                engine(
+                    "arena", "--preset", "bingo-classic", "--a", "easy", "--b", "normal", "--matches", "4", *jobs
+                ).stdout
+            )
+            for jobs in ([], ["--jobs", "2"])
+        ]
+        assert [r["wins_a"] for r in runs] == [runs[0]["wins_a"]] * 2
+        assert runs[0]["deals"] == runs[1]["deals"]
+
+
+def play_in_terminal(*args: str, moves: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "play", *args],
+        cwd=ROOT,
+        input=moves,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+class TestPlay:
+    """``play``: a match against the computer in the terminal, one numbered move a line."""
+
+    @pytest.mark.parametrize(
+        ("game", "preset", "level"), [*((g, p, "normal") for g, p in GAMES), ("bingo", "bingo", "hard")]
+    )
+    def test_whole_match_choosing_move_one(self, game: str, preset: str, level: str) -> None:
+        """Always answering 1 plays a match to its end; the computer's moves and the tricks are shown."""
+        done = play_in_terminal("--game", game, "--preset", preset, "--level", level, "--seed", "4", moves="1\n" * 3000)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout
+        assert "your hand:" in out and "  1) " in out and "computer: " in out and "trick: " in out
+        last = out.strip().splitlines()[-1]
+        assert last.startswith("match over, ")
+        assert ("you win" in last) != ("the computer wins" in last)
+
+    def test_bad_answers_are_asked_again(self) -> None:
+        """A word or a number out of range is refused and the question asked again."""
+        done = play_in_terminal("--game", "bingo", "--level", "easy", "--seed", "1", moves="x\n99\n" + "1\n" * 3000)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.count("a number from 1 to") == 2
+
+    def test_input_ends_early(self) -> None:
+        """Running out of input leaves the match unfinished with exit 1."""
+        done = play_in_terminal("--game", "42", "--level", "easy", "--seed", "1", moves="1\n1\n")
+        assert done.returncode == 1
+        assert "no more input" in done.stdout
+
+    def test_same_seed_same_match(self) -> None:
+        """The seed fixes the deals and the computer's moves."""
+        runs = [
+            play_in_terminal("--game", "bingo", "--level", "normal", "--seed", "6", moves="1\n" * 3000) for _ in "ab"
+        ]
+        assert runs[0].stdout == runs[1].stdout

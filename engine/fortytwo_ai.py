@@ -1,0 +1,321 @@
+"""The computer's 42: a greedy player, and one that plays the scored part exactly.
+
+In 42 the stock is empty when the bidding starts, and every tile of the
+draw phase was played in the open: the opponent's hand is then simply the
+tiles the seat has not seen. From the bidding on, the hard player knows
+both hands from its view alone and solves the play phase exactly
+(:class:`Solver`: the most points the side on lead can make in the tricks
+left, both sides playing their best). It bids what it can make, names the
+trump suit that makes most, and in the draw phase plays out each move in
+sampled deals of the unseen tiles, judging the hands it would end with.
+The greedy player judges a hand by a linear estimate of what it makes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.actions import BID, PASS, PLAY, TRUMPS, Action
+from engine.fortytwo import COUNT, DRAW_BEATS, PLAY_BEATS, FortyTwoView, Phase, rank_in_suit
+from engine.rules import FortyTwoRules
+from engine.tiles import BIT, DOUBLES, FULL_SET, HIGH, SUIT_MASK, SUITS, TILE_COUNT, Tile
+
+TENS = sum(BIT[t] for t in range(TILE_COUNT) if COUNT[t] == 10)
+"""``[5|5]`` and ``[6|4]``: 10 count points each."""
+FIVES = sum(BIT[t] for t in range(TILE_COUNT) if COUNT[t] == 5)
+"""``[4|1]``, ``[3|2]``, ``[5|0]``: 5 count points each."""
+
+FOLLOW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(SUIT_MASK[s] if BIT[t] & SUIT_MASK[s] else SUIT_MASK[HIGH[t]] & ~SUIT_MASK[s] for t in range(TILE_COUNT))
+    for s in SUITS
+)
+"""``FOLLOW[trump][lead]``: the tiles that follow ``lead`` (trumps for a trump led, else the led suit's non-trumps)."""
+
+SOLVER_MEMO_LIMIT = 100_000
+"""Positions the solvers remember (a deal's solve is some thousands) before they forget them all."""
+
+
+def count_points(mask: int) -> int:
+    return 10 * (mask & TENS).bit_count() + 5 * (mask & FIVES).bit_count()
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask_of(tiles: Iterable[Tile]) -> int:
+    mask = 0
+    for tile in tiles:
+        mask |= BIT[tile.index]
+    return mask
+
+
+def follow_mask(hand: int, lead: int, trump: int) -> int:
+    """The tiles of ``hand`` that may answer ``lead`` in the play phase (RULES.md 2.2.5)."""
+    m = hand & FOLLOW[trump][lead]
+    if m:
+        return m
+    return hand & SUIT_MASK[trump] or hand
+
+
+class Solver:
+    """Exact play of 42's scored tricks with both hands known, for one trump suit.
+
+    ``value(a, b)`` is the most points the side on lead holding ``a`` makes
+    from the tricks left against ``b``, both sides playing their best; the
+    points left in all are one a trick plus the count tiles in both hands.
+    """
+
+    __slots__ = ("beats", "memo", "trump", "trumps")
+
+    def __init__(self, trump: int) -> None:
+        self.trump = trump
+        self.trumps = SUIT_MASK[trump]
+        self.beats = PLAY_BEATS[trump]
+        self.memo: dict[tuple[int, int], int] = {}
+
+    def value(self, a: int, b: int) -> int:
+        key = (a, b)
+        memo = self.memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        best = -1
+        for lead in _bits(a):
+            worst = self.lead_value(a, b, lead, best)
+            if worst > best:
+                best = worst
+        if len(memo) >= SOLVER_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = max(best, 0)
+        return memo[key]
+
+    def lead_value(self, a: int, b: int, lead: int, floor: int = -1) -> int:
+        """The leader's points when it leads ``lead``; stops early (some value ``<= floor``) once no better."""
+        rest = a & ~BIT[lead]
+        worst = 99
+        for reply in _bits(follow_mask(b, lead, self.trump)):
+            got = self.reply_value(rest, b & ~BIT[reply], lead, reply)
+            if got < worst:
+                worst = got
+                if worst <= floor:
+                    break
+        return worst
+
+    def reply_value(self, rest: int, other: int, lead: int, reply: int) -> int:
+        """The leader's points from here when ``lead`` met ``reply`` (``rest``, ``other``: the hands after)."""
+        trick = 1 + COUNT[lead] + COUNT[reply]
+        if self.beats[lead] & BIT[reply]:
+            left = rest.bit_count() + count_points(rest | other)
+            return left - self.value(other, rest)
+        return trick + self.value(rest, other)
+
+
+_SOLVERS: tuple[Solver, ...] = tuple(Solver(s) for s in SUITS)
+"""One solver a trump suit; their memos are what a seat has worked out so far (it only saves time)."""
+
+
+def makes(hand: int, other: int, trump: int) -> int:
+    """The points a declarer holding ``hand`` makes with ``trump`` against ``other``, leading, both playing best."""
+    return _SOLVERS[trump].value(hand, other)
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a seat knows of a 42 deal from its view alone."""
+
+    me: int
+    hand: int
+    lead: int
+    """The tile the opponent led to the trick in progress, or -1."""
+    unseen: int
+    """Tiles in the opponent's hand or the stock; from the bidding on, exactly the opponent's hand."""
+    opp_count: int
+
+    @property
+    def opp(self) -> int:
+        return 1 - self.me
+
+    @classmethod
+    def of(cls, view: FortyTwoView) -> Knowledge:
+        if view.seat is None:
+            raise ValueError("the table's view has no seat to play for")
+        hand = _mask_of(view.hand)
+        played = 0
+        for trick in view.history:
+            played |= BIT[trick.lead.index] | BIT[trick.reply.index]
+        lead = -1 if view.lead is None else view.lead.index
+        if lead >= 0:
+            played |= BIT[lead]
+        return cls(
+            me=view.seat,
+            hand=hand,
+            lead=lead,
+            unseen=FULL_SET & ~hand & ~played,
+            opp_count=view.hand_sizes[1 - view.seat],
+        )
+
+
+# -- judging a hand ----------------------------------------------------------
+
+ESTIMATE = (-0.26, 2.59, 1.84, 2.02, 0.63)
+"""A least-squares fit of the exact points made, leading, on 16,000 deals: constant, trumps held,
+the trump double held, other doubles held, count points held."""
+
+
+def estimate(hand: int, trump: int) -> float:
+    """What a declarer holding ``hand`` can expect to make with ``trump``, from its own hand alone."""
+    c, per_trump, trump_double, double, per_count = ESTIMATE
+    trumps = hand & SUIT_MASK[trump]
+    return (
+        c
+        + per_trump * trumps.bit_count()
+        + trump_double * bool(trumps & DOUBLES)
+        + double * (hand & DOUBLES & ~trumps).bit_count()
+        + per_count * count_points(hand)
+    )
+
+
+def best_estimate(hand: int) -> tuple[float, int]:
+    """The best estimate over the trump suits, and that suit."""
+    return max((estimate(hand, s), s) for s in SUITS)
+
+
+# -- the greedy player -------------------------------------------------------
+
+
+def normal(view: FortyTwoView, rules: FortyTwoRules) -> Action:
+    """Keep the tiles that make the best trump hand, bid what the hand is worth, take tricks cheaply."""
+    k = Knowledge.of(view)
+    phase = view.phase
+    if phase is Phase.DRAW:
+        return PLAY[_weakest(k.hand)]
+    if phase is Phase.BIDDING:
+        need = max((view.bid or 0) + 1, rules.min_bid)
+        worth, _ = best_estimate(k.hand)
+        return BID[need] if worth - 2 >= need and need <= rules.max_bid else PASS
+    if phase is Phase.TRUMPS:
+        return TRUMPS[best_estimate(k.hand)[1]]
+    assert view.trump is not None
+    return PLAY[_greedy_play(k, view.trump)]
+
+
+def _weakest(hand: int) -> int:
+    """The tile whose loss leaves the best hand."""
+    return max(_bits(hand), key=lambda t: (best_estimate(hand & ~BIT[t])[0], -t))
+
+
+def _greedy_play(k: Knowledge, trump: int) -> int:
+    beats = PLAY_BEATS[trump]
+    hand = k.hand
+    opp = k.unseen
+    if k.lead >= 0:
+        allowed = follow_mask(hand, k.lead, trump)
+        winners = allowed & beats[k.lead]
+        if winners:
+            return min(_bits(winners), key=lambda t: (COUNT[t] == 0, _rank(t, trump)))
+        return min(_bits(allowed), key=lambda t: (COUNT[t], _rank(t, trump)))
+    sure = [t for t in _bits(hand) if not follow_mask(opp, t, trump) & beats[t]]
+    if sure:
+        return max(sure, key=lambda t: (bool(BIT[t] & SUIT_MASK[trump]), COUNT[t], _rank(t, trump)))
+    return min(_bits(hand), key=lambda t: (COUNT[t], bool(BIT[t] & SUIT_MASK[trump]), _rank(t, trump)))
+
+
+def _rank(tile: int, trump: int) -> int:
+    if BIT[tile] & SUIT_MASK[trump]:
+        return 10 + rank_in_suit(tile, trump)
+    return rank_in_suit(tile, HIGH[tile])
+
+
+# -- the exact player --------------------------------------------------------
+
+DRAW_WORLDS = 12
+"""Sampled deals of the unseen tiles each draw-phase candidate is played out in."""
+
+
+def hard(view: FortyTwoView, rules: FortyTwoRules, rng: random.Random) -> Action:
+    """Search the draw phase over sampled deals; from the bidding on, play the known hands exactly."""
+    k = Knowledge.of(view)
+    phase = view.phase
+    if phase is Phase.DRAW:
+        return _draw_search(k, view, rng)
+    opp = k.unseen
+    if phase is Phase.BIDDING:
+        return _bid(k.hand, opp, view.bid or 0, rules)
+    if phase is Phase.TRUMPS:
+        return TRUMPS[max(SUITS, key=lambda s: (makes(k.hand, opp, s), -s))]
+    assert view.trump is not None
+    solver = _SOLVERS[view.trump]
+    if k.lead < 0:
+        return PLAY[max(_bits(k.hand), key=lambda t: (solver.lead_value(k.hand, opp, t), -t))]
+    # Replying: the leader's points after each reply, fewest best for us.
+    rest = opp
+    return PLAY[
+        min(
+            _bits(follow_mask(k.hand, k.lead, view.trump)),
+            key=lambda r: (solver.reply_value(rest, k.hand & ~BIT[r], k.lead, r), r),
+        )
+    ]
+
+
+def _bid(hand: int, opp: int, bid: int, rules: FortyTwoRules) -> Action:
+    """Bid the least that outbids, while we make it and the opponent would make its bid; else pass."""
+    mine = max(makes(hand, opp, s) for s in SUITS)
+    if bid and bid > max(makes(opp, hand, s) for s in SUITS):
+        return PASS
+    need = max(bid + 1, rules.min_bid)
+    return BID[need] if need <= min(mine, rules.max_bid) else PASS
+
+
+def _draw_search(k: Knowledge, view: FortyTwoView, rng: random.Random) -> Action:
+    """Each candidate discard, played out in sampled deals with both seats discarding their weakest tile;
+    judged by how far our best estimate ends above the opponent's."""
+    moves = _bits(k.hand)
+    if len(moves) == 1:
+        return PLAY[moves[0]]
+    pool = _bits(k.unseen)
+    totals = [0.0] * len(moves)
+    for _ in range(DRAW_WORLDS):
+        picked = rng.sample(pool, k.opp_count)
+        opp = sum(BIT[t] for t in picked)
+        stock = [t for t in pool if not BIT[t] & opp]
+        rng.shuffle(stock)
+        for i, move in enumerate(moves):
+            totals[i] += _draw_playout(k, view, opp, stock, move)
+    return PLAY[moves[max(range(len(moves)), key=totals.__getitem__)]]
+
+
+def _draw_playout(k: Knowledge, view: FortyTwoView, opp_hand: int, stock: list[int], move: int) -> float:
+    hands = [0, 0]
+    me = k.me
+    hands[me] = k.hand
+    hands[1 - me] = opp_hand
+    pos = 0
+    if k.lead >= 0:
+        leader, lead, reply = 1 - me, k.lead, move
+    else:
+        leader, lead = me, move
+        reply = _weakest(hands[1 - me])
+    while True:
+        follower = 1 - leader
+        hands[leader] &= ~BIT[lead]
+        hands[follower] &= ~BIT[reply]
+        winner = follower if DRAW_BEATS[lead] & BIT[reply] else leader
+        hands[1 - winner] |= BIT[stock[pos]]
+        hands[winner] |= BIT[stock[pos + 1]]
+        pos += 2
+        if pos >= len(stock):
+            break
+        leader = winner
+        lead = _weakest(hands[leader])
+        reply = _weakest(hands[1 - leader])
+    mine, _ = best_estimate(hands[me])
+    theirs, _ = best_estimate(hands[1 - me])
+    return mine - theirs
