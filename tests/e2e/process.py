@@ -138,7 +138,7 @@ class BotProcess:
                 raise AssertionError(f"timed out waiting for {what}:\n{self.output}")
             await asyncio.sleep(0.02)
 
-    async def exit_code(self, timeout: float = 30.0) -> int:
+    async def exit_code(self, timeout: float = 90.0) -> int:
         """Wait for the process to end by itself; its exit code."""
         assert self._process is not None and self._process.stdout is not None
         self.stdout = (await asyncio.wait_for(self._process.stdout.read(), timeout)).decode()
