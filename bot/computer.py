@@ -55,10 +55,15 @@ class ComputerSeat:
         clock job brought forward, never put back)."""
         if self.to_act(record, match) is None:
             return
-        due = record.updated + self.pause
+        due = self.due(record)
         await self.scheduler.redis.zadd(self.scheduler.keys.jobs(), {clock_job(record.id): due}, lt=True)
         # The scheduler looks every second; this process looks again right when the move is due.
         asyncio.get_running_loop().call_later(max(0.0, due - self.clock.time()), self.scheduler.wake)
+
+    def due(self, record: MatchRecord) -> float:
+        """When the computer moves at this version: 0.6 to 1.4 times the pause after the last move (a person does
+        not answer like a metronome), the same in every process."""
+        return record.updated + self.pause * (0.6 + 0.8 * random.Random(f"{record.id}/{record.version}/pause").random())
 
     async def move(self, record: MatchRecord, match: Match, seat: int) -> MoveResult | None:
         """Choose and submit the computer's move at this version; None when the match moved on meanwhile (the

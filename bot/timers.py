@@ -119,7 +119,7 @@ class Timers:
     async def _computer_moves(self, record: MatchRecord, match: Match, seat: int) -> float | None:
         """The computer's turn: its move once the pause after the last one is over; then the clock as usual."""
         assert self.computer is not None
-        due = record.updated + self.computer.pause
+        due = self.computer.due(record)
         if self.clock.time() < due:
             return due
         result = await self.computer.move(record, match, seat)
@@ -128,7 +128,7 @@ class Timers:
         snapshot = None if result.messages is None else (result.record, result.match, result.messages)
         self.delivery.kick(record.id, snapshot=snapshot)
         if self.computer.to_act(result.record, result.match) is not None:
-            return result.record.updated + self.computer.pause
+            return self.computer.due(result.record)
         return self.service.clock_due(result.record, await self.service.clock_marks(record.id))
 
     async def _finish(self, ending: Awaitable[MoveResult], record: MatchRecord) -> bool:
