@@ -13,7 +13,6 @@ masks), and keeps the move with the best average match equity.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 
@@ -21,7 +20,7 @@ from engine.actions import CLAIM, CLOSE, PLAY, TAKE_HIDDEN, TAKE_INDICATOR, Acti
 from engine.bingo import BEATS, BINGO, LOWER, POINTS, STRENGTH, SUIT, TRUMPS, BingoView
 from engine.equity import BINGO_DEAL_POINTS, equity
 from engine.rules import BingoRules, ClosePenalty, LastPair
-from engine.tiles import BIT, DOUBLES, FULL_SET, SUIT_MASK, TILE_COUNT, Tile, tile_index
+from engine.tiles import BIT, DOUBLES, FULL_SET, SUIT_MASK, TILE_COUNT, indices, mask_of, tile_index
 
 OPEN_TRICKS = 7
 """Tricks after which the reserve is drawn (14 tiles, two a trick); the follow rules hold from the 8th."""
@@ -40,15 +39,6 @@ POINTS_WEIGHT = 0.0002
 """Match equity of one point of difference in the deal, to tell apart moves that give the same game points."""
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _least(mask: int, key: tuple[int, ...]) -> int:
     """The tile of ``mask`` with the least ``key``."""
     best = -1
@@ -62,13 +52,6 @@ def _least(mask: int, key: tuple[int, ...]) -> int:
             best_key = k
             best = t
     return best
-
-
-def _mask_of(tiles: Iterable[Tile]) -> int:
-    mask = 0
-    for tile in tiles:
-        mask |= BIT[tile.index]
-    return mask
 
 
 def follow_mask(hand: int, lead: int, trump: int, rules: BingoRules) -> int:
@@ -163,14 +146,14 @@ class Knowledge:
         me = view.seat
         opp = 1 - me
         trump = view.trump
-        hand = _mask_of(view.hand)
+        hand = mask_of(view.hand)
         played = 0
         points = [0, 0]
         claim_points = [0, 0]
         claimed_by_opp = 0
         claim = 0
         for c in view.claims:
-            mask = _mask_of(c.doubles)
+            mask = mask_of(c.doubles)
             if c.seat == opp:
                 claimed_by_opp |= mask
                 if c.scored is None:
@@ -218,7 +201,7 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
         """A deal of the unseen tiles that agrees with everything seen: the opponent's hand and the reserve's order."""
-        pool = _bits(self.unseen)
+        pool = list(indices(self.unseen))
         allowed = [t for t in pool if not BIT[t] & self.lacking]
         if len(allowed) < self.opp_unknown:
             allowed = pool
@@ -480,7 +463,7 @@ class Table:
     ) -> None:
         doubles = hand & DOUBLES
         if doubles & (doubles - 1):
-            for d in _bits(doubles):
+            for d in indices(doubles):
                 if not beats[d] & other:
                     self.claim = doubles
                     self._lead(seat, d)
@@ -520,7 +503,7 @@ def normal(view: BingoView, rules: BingoRules) -> Action:
     trump = k.trump
     if view.choosing:
         face_up = k.indicator
-        unseen = _bits(k.unseen)
+        unseen = list(indices(k.unseen))
         average = sum(DISCARD[trump][t] for t in unseen) / len(unseen) if unseen else 0
         return TAKE_INDICATOR if DISCARD[trump][face_up] >= average else TAKE_HIDDEN
     if k.lead >= 0:
@@ -560,11 +543,11 @@ def _normal_lead(k: Knowledge, legal: tuple[Action, ...]) -> Action:
     hand = k.hand
     doubles = hand & DOUBLES
     if doubles & (doubles - 1):
-        best, chance = max(((d, k.chance_opp_lacks(BEATS[trump][d])) for d in _bits(doubles)), key=lambda x: x[1])
+        best, chance = max(((d, k.chance_opp_lacks(BEATS[trump][d])) for d in indices(doubles)), key=lambda x: x[1])
         if chance >= 0.5:
             return CLAIM[best]
     pts = POINTS[trump]
-    sure = [t for t in _bits(hand) if pts[t] and _sure(k, t)]
+    sure = [t for t in indices(hand) if pts[t] and _sure(k, t)]
     if sure:
         return PLAY[max(sure, key=pts.__getitem__)]
     return PLAY[_least(hand, DISCARD[trump])]
@@ -574,7 +557,7 @@ def _worth_closing(k: Knowledge, rules: BingoRules) -> bool:
     """Close when the points in hand that nothing can beat take the seat to the goal."""
     pts = POINTS[k.trump]
     mine = k.points[k.me]
-    sure = sum(pts[t] + 5 for t in _bits(k.hand) if _sure(k, t))
+    sure = sum(pts[t] + 5 for t in indices(k.hand) if _sure(k, t))
     return mine + sure >= rules.goal and mine >= k.points[k.opp]
 
 

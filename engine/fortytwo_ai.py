@@ -14,13 +14,12 @@ The greedy player judges a hand by a linear estimate of what it makes.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.actions import BID, PASS, PLAY, TRUMPS, Action
 from engine.fortytwo import COUNT, DRAW_BEATS, PLAY_BEATS, FortyTwoView, Phase, rank_in_suit
 from engine.rules import FortyTwoRules
-from engine.tiles import BIT, DOUBLES, FULL_SET, HIGH, SUIT_MASK, SUITS, TILE_COUNT, Tile
+from engine.tiles import BIT, DOUBLES, FULL_SET, HIGH, SUIT_MASK, SUITS, TILE_COUNT, indices, mask_of
 
 TENS = sum(BIT[t] for t in range(TILE_COUNT) if COUNT[t] == 10)
 """``[5|5]`` and ``[6|4]``: 10 count points each."""
@@ -39,22 +38,6 @@ SOLVER_MEMO_LIMIT = 100_000
 
 def count_points(mask: int) -> int:
     return 10 * (mask & TENS).bit_count() + 5 * (mask & FIVES).bit_count()
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _mask_of(tiles: Iterable[Tile]) -> int:
-    mask = 0
-    for tile in tiles:
-        mask |= BIT[tile.index]
-    return mask
 
 
 def follow_mask(hand: int, lead: int, trump: int) -> int:
@@ -88,7 +71,7 @@ class Solver:
         if found is not None:
             return found
         best = -1
-        for lead in _bits(a):
+        for lead in indices(a):
             worst = self.lead_value(a, b, lead, best)
             if worst > best:
                 best = worst
@@ -101,7 +84,7 @@ class Solver:
         """The leader's points when it leads ``lead``; stops early (some value ``<= floor``) once no better."""
         rest = a & ~BIT[lead]
         worst = 99
-        for reply in _bits(follow_mask(b, lead, self.trump)):
+        for reply in indices(follow_mask(b, lead, self.trump)):
             got = self.reply_value(rest, b & ~BIT[reply], lead, reply)
             if got < worst:
                 worst = got
@@ -147,7 +130,7 @@ class Knowledge:
     def of(cls, view: FortyTwoView) -> Knowledge:
         if view.seat is None:
             raise ValueError("the table's view has no seat to play for")
-        hand = _mask_of(view.hand)
+        hand = mask_of(view.hand)
         played = 0
         for trick in view.history:
             played |= BIT[trick.lead.index] | BIT[trick.reply.index]
@@ -245,12 +228,12 @@ def _greedy_play(k: Knowledge, trump: int) -> int:
         allowed = follow_mask(hand, k.lead, trump)
         winners = allowed & beats[k.lead]
         if winners:
-            return min(_bits(winners), key=lambda t: (COUNT[t] == 0, _rank(t, trump)))
-        return min(_bits(allowed), key=lambda t: (COUNT[t], _rank(t, trump)))
-    sure = [t for t in _bits(hand) if not follow_mask(opp, t, trump) & beats[t]]
+            return min(indices(winners), key=lambda t: (COUNT[t] == 0, _rank(t, trump)))
+        return min(indices(allowed), key=lambda t: (COUNT[t], _rank(t, trump)))
+    sure = [t for t in indices(hand) if not follow_mask(opp, t, trump) & beats[t]]
     if sure:
         return max(sure, key=lambda t: (bool(BIT[t] & SUIT_MASK[trump]), COUNT[t], _rank(t, trump)))
-    return min(_bits(hand), key=lambda t: (COUNT[t], bool(BIT[t] & SUIT_MASK[trump]), _rank(t, trump)))
+    return min(indices(hand), key=lambda t: (COUNT[t], bool(BIT[t] & SUIT_MASK[trump]), _rank(t, trump)))
 
 
 def _rank(tile: int, trump: int) -> int:
@@ -279,12 +262,12 @@ def hard(view: FortyTwoView, rules: FortyTwoRules, rng: random.Random) -> Action
     assert view.trump is not None
     solver = _SOLVERS[view.trump]
     if k.lead < 0:
-        return PLAY[max(_bits(k.hand), key=lambda t: (solver.lead_value(k.hand, opp, t), -t))]
+        return PLAY[max(indices(k.hand), key=lambda t: (solver.lead_value(k.hand, opp, t), -t))]
     # Replying: the leader's points after each reply, fewest best for us.
     rest = opp
     return PLAY[
         min(
-            _bits(follow_mask(k.hand, k.lead, view.trump)),
+            indices(follow_mask(k.hand, k.lead, view.trump)),
             key=lambda r: (solver.reply_value(rest, k.hand & ~BIT[r], k.lead, r), r),
         )
     ]
@@ -302,10 +285,10 @@ def _bid(hand: int, opp: int, bid: int, rules: FortyTwoRules) -> Action:
 def _draw_search(k: Knowledge, view: FortyTwoView, rng: random.Random) -> Action:
     """Each candidate discard, played out in sampled deals with both seats discarding their weakest tile;
     judged by how far our best estimate ends above the opponent's."""
-    moves = _bits(k.hand)
+    moves = list(indices(k.hand))
     if len(moves) == 1:
         return PLAY[moves[0]]
-    pool = _bits(k.unseen)
+    pool = list(indices(k.unseen))
     totals = [0.0] * len(moves)
     for _ in range(DRAW_WORLDS):
         picked = rng.sample(pool, k.opp_count)

@@ -109,6 +109,14 @@ def format_mask(mask: int) -> list[str]:
     return [NOTATION[i] for i in sorted(indices(mask), reverse=True)]
 
 
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """Mask of some tiles (a hand as a view shows it)."""
+    mask = 0
+    for tile in tiles:
+        mask |= BIT[tile.index]
+    return mask
+
+
 def parse_mask(notations: Iterable[str]) -> int:
     """Mask of a list of notations; a repeated tile is an error."""
     mask = 0
