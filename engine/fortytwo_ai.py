@@ -56,11 +56,10 @@ class Solver:
     points left in all are one a trick plus the count tiles in both hands.
     """
 
-    __slots__ = ("beats", "memo", "trump", "trumps")
+    __slots__ = ("beats", "memo", "trump")
 
     def __init__(self, trump: int) -> None:
         self.trump = trump
-        self.trumps = SUIT_MASK[trump]
         self.beats = PLAY_BEATS[trump]
         self.memo: dict[tuple[int, int], int] = {}
 
@@ -94,11 +93,10 @@ class Solver:
 
     def reply_value(self, rest: int, other: int, lead: int, reply: int) -> int:
         """The leader's points from here when ``lead`` met ``reply`` (``rest``, ``other``: the hands after)."""
-        trick = 1 + COUNT[lead] + COUNT[reply]
         if self.beats[lead] & BIT[reply]:
             left = rest.bit_count() + count_points(rest | other)
             return left - self.value(other, rest)
-        return trick + self.value(rest, other)
+        return 1 + COUNT[lead] + COUNT[reply] + self.value(rest, other)
 
 
 _SOLVERS: tuple[Solver, ...] = tuple(Solver(s) for s in SUITS)
