@@ -74,10 +74,11 @@ class Solver:
             worst = self.lead_value(a, b, lead, best)
             if worst > best:
                 best = worst
+        best = max(best, 0)
         if len(memo) >= SOLVER_MEMO_LIMIT:
             memo.clear()
-        memo[key] = max(best, 0)
-        return memo[key]
+        memo[key] = best
+        return best
 
     def lead_value(self, a: int, b: int, lead: int, floor: int = -1) -> int:
         """The leader's points when it leads ``lead``; stops early (some value ``<= floor``) once no better."""
@@ -100,7 +101,8 @@ class Solver:
 
 
 _SOLVERS: tuple[Solver, ...] = tuple(Solver(s) for s in SUITS)
-"""One solver a trump suit; their memos are what a seat has worked out so far (it only saves time)."""
+"""One solver a trump suit, shared by every seat and thread: a memo holds exact values only, so a value
+read from it, computed twice at once or forgotten by a clear is the same value (it only saves time)."""
 
 
 def makes(hand: int, other: int, trump: int) -> int:
