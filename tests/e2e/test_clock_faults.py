@@ -170,8 +170,13 @@ class TestRedisOutage:
             await start_bot(fake, ANN)
             message = await challenge(fake, ANN, GROUPS[0])
             cid = button(message, "j:")["callback_data"].removeprefix("j:")
-            stored = await app.service.notice(cid)
-            assert stored is not None
+            # The handler records the message's id after sending it: Redis stops only once it has.
+            for _ in range(300):
+                stored = await app.service.notice(cid)
+                if stored is not None and stored.message_id is not None:
+                    break
+                await asyncio.sleep(0.1)
+            assert stored is not None and stored.message_id == message.message_id
             clock.advance(stored.expires - 5 - clock.time())
             await asyncio.to_thread(own_redis.stop)
             outages = app.scheduler.outages
