@@ -24,6 +24,7 @@ from bot.routers.common import (
 )
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import Level
+from engine import find_preset
 
 
 async def start(
@@ -83,7 +84,10 @@ async def play_here(
         if word.lower() in levels:
             level = levels[word.lower()] or level
         elif word.lower() in words:
-            preset, target = words[word.lower()], None
+            chosen = words[word.lower()]
+            if find_preset(chosen).game != find_preset(preset).game:
+                target = None  # the chat's target is for its own game
+            preset = chosen
         else:
             await message.answer(unknown_game(tr, word))
             return

@@ -96,7 +96,7 @@ class TestAgainstTheComputer:
         async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
             tr = app.presenter.i18n["pl"]
             await start_bot(fake, BOB)
-            await app.service.update_chat_settings(BOB.id, target=2)
+            await app.service.update_chat_settings(BOB.id, preset="42", target=2)
             fake.send_text(BOB, BOB.id, f"/play 42 {tr(f'level-{level}')}")
             await fake.wait_for(lambda: panel_of(fake, BOB) is not None, what="Bob's panel")
             match_id = await app.service.active_match(BOB.id, BOB.id)
@@ -111,6 +111,14 @@ class TestAgainstTheComputer:
             assert any(t.startswith(tr("table-title", game=tr("preset-42"), deal=1)) for t in texts)
             stats = await app.service.stats(BOB.id)
             assert sum(played for played, _ in stats.computer.values()) == 1
+            # /stats lists the record against the level, outside the rating.
+            seen = len(fake.chat_messages(BOB.id))
+            fake.send_text(BOB, BOB.id, "/stats")
+            await fake.wait_for(lambda: len(fake.chat_messages(BOB.id)) > seen, what="the stats")
+            won = 1 if record.winner == 0 else 0
+            line = tr("stats-computer-level", level=tr(f"level-{level}"), played=1, won=won, lost=1 - won)
+            text = fake.chat_messages(BOB.id)[-1].text
+            assert tr("stats-computer") in text and line in text
 
 
 class TestCommands:
