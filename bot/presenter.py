@@ -67,6 +67,13 @@ class Presenter:
         tr = self.i18n[challenge.lang]
         return render.challenge_text(tr, challenge), keyboards.challenge_keyboard(tr, challenge)
 
+    async def challenge_taken(self, challenge: Challenge, record: MatchRecord) -> None:
+        """A challenge became ``record``: its message says the match began (and loses its buttons)."""
+        if challenge.message_id is not None:
+            _, match = await self.service.peek(record.id)
+            text = render.challenge_accepted_text(self.i18n[record.lang], record, match.rules.name, match.deal.target)
+            self.outbox.edit(record.chat_id, challenge.message_id, text, None)
+
     def close_challenge(self, challenge: Challenge, key: str) -> None:
         """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled, expired)."""
         if challenge.message_id is not None:

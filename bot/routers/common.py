@@ -89,18 +89,22 @@ async def play_computer(
     log_ctx: dict[str, Any],
 ) -> None:
     """Start a match of ``user`` against the computer in the message's chat (a group, or the private chat
-    with the bot): a challenge the computer takes at once."""
+    with the bot): a challenge the computer takes at once. A challenge of theirs still open there is the one
+    the computer takes (its message then says the match began)."""
     tr = i18n[lang]
     await service.update_profile(user.id, name=player_of(user).name)
+    challenge = await service.open_challenge_of(message.chat.id, user.id)
     try:
-        challenge = await service.open_challenge(message.chat.id, player_of(user), preset, lang, target=target)
-        record = await service.play_computer(challenge.id, user.id, level, tr(f"computer-{level}"))
+        if challenge is None:
+            challenge = await service.open_challenge(message.chat.id, player_of(user), preset, lang, target=target)
+        record = await service.play_computer(challenge.id, user.id, level, i18n[challenge.lang](f"computer-{level}"))
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await message.reply(rejection_text(tr, exc))
         return
-    log_ctx["action"] = f"computer:{level}:{preset}"
+    log_ctx["action"] = f"computer:{level}:{challenge.preset}"
     log_ctx["match"] = record.id
+    await presenter.challenge_taken(challenge, record)
     presenter.start_match(record)
 
 
@@ -158,9 +162,6 @@ async def join(
         record = await service.accept(challenge_id, player_of(user), username=user.username)
     except Rejected as exc:
         return None, rejection_text(i18n[lang], exc)
-    tr = i18n[record.lang]
-    _, match = await service.peek(record.id)
-    if challenge is not None and challenge.message_id is not None:
-        text = render.challenge_accepted_text(tr, record, match.rules.name, match.deal.target)
-        presenter.outbox.edit(record.chat_id, challenge.message_id, text, None)
+    if challenge is not None:
+        await presenter.challenge_taken(challenge, record)
     return record, None

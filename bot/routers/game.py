@@ -170,10 +170,7 @@ async def computer_here(
         return
     log_ctx["match"] = record.id
     await query.answer()
-    if challenge.message_id is not None:
-        _, match = await service.peek(record.id)
-        text = render.challenge_accepted_text(tr, record, match.rules.name, match.deal.target)
-        presenter.outbox.edit(record.chat_id, challenge.message_id, text, None)
+    await presenter.challenge_taken(challenge, record)
     presenter.start_match(record)
 
 

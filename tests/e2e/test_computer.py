@@ -168,3 +168,20 @@ class TestRestart:
             after, _ = await app.service.get(match_id)
             assert f"cpu:{moved.version}" in after.recent
             assert [r for r in after.recent if r == f"cpu:{moved.version}"] == [f"cpu:{moved.version}"]
+
+    async def test_play_bot_with_a_challenge_open(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """``/play bot`` while the user's challenge waits: that challenge becomes the match against the computer,
+        and its message says so."""
+        async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            message = await challenge(fake, ANN, GROUP, "42")
+            fake.send_text(ANN, GROUP, "/play bot")
+            await fake.wait_for(lambda: not message.buttons(), what="the challenge to be taken")
+            match_id = await app.service.active_match(GROUP, ANN.id)
+            assert match_id is not None
+            record, match = await app.service.get(match_id)
+            assert match.rules.game == "42" and record.players[1].level == "normal"
+            target = match.deal.target
+            assert message.text == tr("challenge-accepted-computer", a="Ann", b=tr("computer-normal"),
+                                      game=tr("preset-42"), target=target)  # fmt: skip
