@@ -30,10 +30,6 @@ from engine.ai import choose
 log = logging.getLogger(__name__)
 
 
-def clock_job(match_id: str) -> str:
-    return f"t:{match_id}"
-
-
 class ComputerSeat:
     def __init__(self, service: MatchService, scheduler: Scheduler, clock: Clock, *, pause: float) -> None:
         self.service = service
@@ -56,7 +52,7 @@ class ComputerSeat:
         if self.to_act(record, match) is None:
             return
         due = self.due(record)
-        await self.scheduler.redis.zadd(self.scheduler.keys.jobs(), {clock_job(record.id): due}, lt=True)
+        await self.scheduler.schedule(f"t:{record.id}", due, only_sooner=True)
         # The scheduler looks every second; this process looks again right when the move is due.
         asyncio.get_running_loop().call_later(max(0.0, due - self.clock.time()), self.scheduler.wake)
 

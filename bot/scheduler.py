@@ -63,10 +63,10 @@ class Scheduler:
         """Run ``handler`` for the jobs ``<kind>:...``."""
         self.handlers[kind] = handler
 
-    async def schedule(self, job: str, at: float, *, if_missing: bool = False) -> None:
+    async def schedule(self, job: str, at: float, *, if_missing: bool = False, only_sooner: bool = False) -> None:
         """Make ``job`` due at ``at`` (replacing when it was due, unless ``if_missing``: then a job already
-        there keeps its time)."""
-        await self.redis.zadd(self.keys.jobs(), {job: at}, nx=if_missing)
+        there keeps its time; ``only_sooner``: a job due earlier keeps its time)."""
+        await self.redis.zadd(self.keys.jobs(), {job: at}, nx=if_missing, lt=only_sooner)
 
     async def due_at(self, job: str) -> float | None:
         """When ``job`` is due (or its lease ends), None when there is no such job."""

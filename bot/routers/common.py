@@ -13,7 +13,7 @@ from bot.i18n import I18n, Translator, pick_lang
 from bot.presenter import Presenter
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import LANGS, LEVELS, Lang, Level, MatchRecord, Player, Rejection
-from engine import PRESETS
+from engine import PRESETS, find_preset
 
 GROUP_TYPES = {"group", "supergroup"}
 
@@ -106,6 +106,11 @@ async def play_computer(
     log_ctx["match"] = record.id
     await presenter.challenge_taken(challenge, record)
     presenter.start_match(record)
+
+
+def choose_preset(preset: str, target: int | None, chosen: str) -> tuple[str, int | None]:
+    """The game a ``/play`` word names instead of the chat's, and the target: the chat's own is for its game."""
+    return chosen, target if find_preset(chosen).game == find_preset(preset).game else None
 
 
 def preset_hint(tr: Translator) -> str:

@@ -16,6 +16,7 @@ from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
     chat_lang,
+    choose_preset,
     is_admin,
     level_words,
     play_computer,
@@ -69,10 +70,7 @@ async def play(
                 return
             opponent_username = word[1:]
         elif word.lower() in words:
-            chosen = words[word.lower()]
-            if find_preset(chosen).game != find_preset(preset).game:
-                target = None
-            preset = chosen
+            preset, target = choose_preset(preset, target, words[word.lower()])
         else:
             await message.reply(unknown_game(tr, word))
             return

@@ -13,6 +13,7 @@ from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
+    choose_preset,
     join,
     level_words,
     message_lang,
@@ -24,7 +25,6 @@ from bot.routers.common import (
 )
 from bot.services.matches import MatchService, Rejected
 from bot.services.models import Level
-from engine import find_preset
 
 
 async def start(
@@ -84,10 +84,7 @@ async def play_here(
         if word.lower() in levels:
             level = levels[word.lower()] or level
         elif word.lower() in words:
-            chosen = words[word.lower()]
-            if find_preset(chosen).game != find_preset(preset).game:
-                target = None  # the chat's target is for its own game
-            preset = chosen
+            preset, target = choose_preset(preset, target, words[word.lower()])
         else:
             await message.answer(unknown_game(tr, word))
             return
