@@ -4,11 +4,8 @@ redis-py's replies and errors, a connection the server drops, a server that hang
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 import redis
@@ -18,7 +15,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.storage.mux import MuxRedis
 from bot.storage.redis import create_redis
-from tests.faults.redis_control import ControlledRedis
+from tests.faults.redis_control import ControlledRedis, redis_of_its_own
 from tests.redis_server import on_cluster, redis_url
 
 pytestmark = pytest.mark.skipif(on_cluster(), reason="a cluster client is redis-py's own (no multiplexing)")
@@ -26,15 +23,8 @@ pytestmark = pytest.mark.skipif(on_cluster(), reason="a cluster client is redis-
 
 @pytest.fixture
 def own_redis() -> Iterator[ControlledRedis]:
-    directory = Path(tempfile.mkdtemp(prefix="domino-mux-"))
-    server = ControlledRedis(directory)
-    server.start(appendonly=False)
-    try:
+    with redis_of_its_own("domino-mux-", appendonly=False) as server:
         yield server
-    finally:
-        server.resume()
-        server.kill()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture

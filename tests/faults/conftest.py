@@ -3,11 +3,8 @@ bot as a process (``python -m bot``) that a test kills; two players in a group."
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +17,7 @@ from tests.e2e.driver import new_match, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import RestartingBot, bot_env
 from tests.faults.players import Players, Verdict, referee, results
-from tests.faults.redis_control import ControlledRedis
+from tests.faults.redis_control import ControlledRedis, redis_of_its_own
 
 PREFIX = "faults"
 GROUP = -100_900
@@ -31,15 +28,8 @@ PIOTR = FakeUser(9302, "Piotr", "piotr_faults", "pl")
 @pytest.fixture
 def own_redis() -> Iterator[ControlledRedis]:
     """A Redis of the test's own, in a directory of its own (gone at the end, with everything in it)."""
-    directory = Path(tempfile.mkdtemp(prefix="domino-faults-"))
-    server = ControlledRedis(directory)
-    server.start()
-    try:
+    with redis_of_its_own("domino-faults-") as server:
         yield server
-    finally:
-        server.resume()
-        server.kill()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture

@@ -9,11 +9,14 @@ that lost the AOF's last second, or a failover to a lagging replica, does).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import redis
@@ -114,3 +117,17 @@ class ControlledRedis:
     def keys(self) -> int:
         with self._client() as client:
             return int(client.dbsize())
+
+
+@contextlib.contextmanager
+def redis_of_its_own(prefix: str, *, appendonly: bool = True) -> Iterator[ControlledRedis]:
+    """A started server in a directory of its own (gone at the end, with everything in it)."""
+    directory = Path(tempfile.mkdtemp(prefix=prefix))
+    server = ControlledRedis(directory)
+    server.start(appendonly=appendonly)
+    try:
+        yield server
+    finally:
+        server.resume()
+        server.kill()
+        shutil.rmtree(directory, ignore_errors=True)
