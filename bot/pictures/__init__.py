@@ -1,0 +1,1 @@
+"""Pictures: the match card posted when a match ends, the rating chart of /stats."""

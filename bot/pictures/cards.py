@@ -1,0 +1,102 @@
+"""What a picture shows, as plain data: every word already in the reader's language.
+
+These values cross into the drawing process (``bot.pictures.painter``), so they
+are small frozen dataclasses of strings and numbers (picklable, no aiogram, no
+Fluent). ``bot.pictures.build`` makes them from a match and its result;
+``bot.pictures.draw`` draws them with matplotlib.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+CARD_SIZE = (1280, 720)
+"""The match card's size in pixels (width, height): Telegram shows a photo up to 1280 on its long side."""
+CHART_SIZE = (1280, 640)
+"""The rating chart's size in pixels."""
+
+Domino = tuple[int, int]
+"""A tile's two ends, high first (``(6, 4)`` is [6|4])."""
+MomentKind = Literal["bingo", "claim", "close", "made42"]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One moment worth remembering, with the tiles that made it."""
+
+    kind: MomentKind
+    """``bingo``: bingo took the trump double; ``claim``: a claim of 6 or 7 doubles scored; ``close``: a close
+    that failed; ``made42``: a bid of 42 made."""
+    text: str
+    """The line under it ("Сдача 3 · Bob: бинго взяло козырный дубль")."""
+    tiles: tuple[Domino, ...] = ()
+    """The dominoes drawn beside it (none for a failed close: it is drawn as a face-down tile)."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One player on the card."""
+
+    name: str
+    score: int
+    """Game points at the end."""
+    winner: bool
+    rating: str | None = None
+    """The rating after the match and its change ("1517 (+17)"); None when the match was not rated."""
+
+
+@dataclass(frozen=True)
+class MatchCard:
+    """The picture posted when a match ends."""
+
+    lang: str
+    title: str
+    """The game ("Бинго · классика")."""
+    subtitle: str
+    """How it ended and when ("Матч до 7 очков · 02.12.2026")."""
+    sides: tuple[Side, Side]
+    target: int
+    deals: tuple[tuple[int, int], ...]
+    """Each player's game points after each deal, in order (may be empty: no deal was finished)."""
+    chart_title: str
+    """The title over the deal-by-deal chart ("Очки по сдачам")."""
+    deal_label: str
+    """The chart's horizontal axis ("сдача")."""
+    target_label: str
+    """The target line's label ("цель 7")."""
+    moments_title: str
+    moments: tuple[Moment, ...] = ()
+    """At most ``MOMENTS`` of them, oldest first."""
+    last_trick_title: str = ""
+    last_trick: tuple[Domino, Domino] | None = None
+    """The match's last trick (lead, reply): shown where there are no moments."""
+
+
+MOMENTS = 3
+"""How many moments a card shows at most (the latest)."""
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """The picture ``/stats`` adds: a player's rating over their last rated matches."""
+
+    lang: str
+    title: str
+    """Whose and where ("Рейтинг Ann — в этом чате")."""
+    ratings: tuple[int, ...]
+    """The rating before the first match shown, then after each match: at least two values."""
+    won: tuple[bool, ...]
+    """For each match shown, whether the player won it (one fewer than ``ratings``)."""
+    match_label: str
+    """The horizontal axis ("матчи")."""
+    summary: str
+    """The line under the title ("Сейчас 1517 · лучший 1540 · 12 матчей")."""
+
+
+Picture = MatchCard | RatingChart
+
+
+def size_of(picture: Picture) -> tuple[int, int]:
+    """The picture's size in pixels."""
+    return CARD_SIZE if isinstance(picture, MatchCard) else CHART_SIZE
