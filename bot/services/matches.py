@@ -38,6 +38,7 @@ from bot.services.models import (
     Messages,
     MoveResult,
     Player,
+    RatingPoint,
     Rejection,
     Standing,
     Status,
@@ -45,6 +46,7 @@ from bot.services.models import (
     UserProfile,
     UserStats,
 )
+from bot.services.moments import deal_line
 from bot.storage import scripts
 from bot.storage.codec import StoredDeal
 from bot.storage.keys import GLOBAL, Keys, chat_scope, user_scope
@@ -67,6 +69,8 @@ FLAG_TTL = 5.0
 FLAGS_KEPT = 65536
 CHAT_HISTORY = 50
 USER_HISTORY = 20
+RATING_LOG = 50
+"""How many of a player's last rated matches their rating log keeps in each table (the /stats chart)."""
 ACCEPT_CHECK = 5.0
 """Seconds after an accept at which the challenge's job looks whether the accept was carried through (a
 process may die between the steps in the challenge's and the match's slots)."""
@@ -508,6 +512,7 @@ class MatchService:
             update: dict[str, Any] = {"deal": StoredDeal.of(after), "pressed": tuple(pressed)}
             if finished_deal is not None:
                 update["prev"] = StoredDeal.of_deal(finished_deal)
+                update["log"] = (*record.log, deal_line(finished_deal))
             if after.turn is not None and after.turn != seat:
                 update["turn_since"] = record.version + 1
             if after.is_over:
@@ -760,8 +765,11 @@ class MatchService:
             k.stats(scope, loser),
             k.leaderboard(scope),
             k.chat_history(chat),
+            k.rating_log(scope, winner),
+            k.rating_log(scope, loser),
         ]
-        chat_args = [ttl, *elo, f["c"], match_id, f["s"], CHAT_HISTORY]
+        finished = repr(record.updated)
+        chat_args = [ttl, *elo, f["c"], match_id, f["s"], CHAT_HISTORY, finished, RATING_LOG]
         mark = _text((await self._scripts((self._count_chat, chat_keys, chat_args)))[0])
         numbers, _, summary = mark.partition("|")
         change, rating_w, rating_l = (int(x) for x in numbers.split(","))
@@ -775,8 +783,15 @@ class MatchService:
             if not p.computer
         ]
         if f["c"] == "1":
-            glob = [k.counted(GLOBAL, match_id), k.stats(GLOBAL, winner), k.stats(GLOBAL, loser), k.leaderboard(GLOBAL)]
-            steps.append((self._count_global, glob, [ttl, *elo]))
+            glob = [
+                k.counted(GLOBAL, match_id),
+                k.stats(GLOBAL, winner),
+                k.stats(GLOBAL, loser),
+                k.leaderboard(GLOBAL),
+                k.rating_log(GLOBAL, winner),
+                k.rating_log(GLOBAL, loser),
+            ]
+            steps.append((self._count_global, glob, [ttl, *elo, finished, RATING_LOG]))
         elif f["c"] == "v":
             # Against the computer: the person's record at its level, never the rating.
             person, level = (a, b.level) if b.computer else (b, a.level)
@@ -804,6 +819,7 @@ class MatchService:
             (k.chat_history(old), k.chat_history(new)),
             (k.chat_matches(old), k.chat_matches(new)),
             *((k.stats(old_scope, int(m)), k.stats(new_scope, int(m))) for m in members),
+            *((k.rating_log(old_scope, int(m)), k.rating_log(new_scope, int(m))) for m in members),
         ]
         moved: list[str] = []
         for match_id in match_ids:
@@ -1168,6 +1184,17 @@ class MatchService:
             per_game=per_game,
             computer=computer,
         )
+
+    async def rating_log(self, user_id: int, chat_id: int | None = None, limit: int = RATING_LOG) -> list[RatingPoint]:
+        """The user's rating after each of their last ``limit`` rated matches in the chat's table (None: the
+        global one), oldest first."""
+        key = self.keys.rating_log(GLOBAL if chat_id is None else chat_scope(chat_id), user_id)
+        rows = await self._call(self.redis.lrange(key, 0, limit - 1))
+        points = []
+        for row in reversed(rows):
+            rating, change, finished = _text(row).split(",")
+            points.append(RatingPoint(rating=int(rating), change=int(change), finished=float(finished)))
+        return points
 
     async def history(
         self, *, chat_id: int | None = None, user_id: int | None = None, limit: int = 10

@@ -52,6 +52,33 @@ class Finish(enum.Enum):
     """Nobody moved for ``ACTIVE_TTL``: no winner, no rating."""
 
 
+class MomentRecord(BaseModel):
+    """A moment of a finished deal worth showing on the match card (``bot.services.moments``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    k: Literal["bingo", "claim", "close", "made42"]
+    """bingo took the trump double, a scored claim of 6 or 7 doubles, a failed close, a bid of 42 made."""
+    s: int
+    """The seat it belongs to (who took, claimed, closed or made it)."""
+    t: tuple[str, ...] = ()
+    """Its tiles in notation ("66"): bingo and the trump double, the doubles claimed, the trump double of 42."""
+
+
+class DealLine(BaseModel):
+    """One finished deal of a match, as its card draws it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    n: int
+    """The deal's number."""
+    g: tuple[int, int]
+    """Game points each seat won in it."""
+    m: tuple[MomentRecord, ...] = ()
+    last: tuple[str, str] | None = None
+    """The deal's last trick (lead, reply) in notation."""
+
+
 class MatchRecord(BaseModel):
     """One match as stored: the engine state plus who, where and in which language."""
 
@@ -79,6 +106,8 @@ class MatchRecord(BaseModel):
     """When each seat last moved (a player who did in the last seconds is handed the turn silently)."""
     turn_timeout: int = 0
     """Seconds the player to act has for a move (0: no clock); the group's setting when the match began."""
+    log: tuple[DealLine, ...] = ()
+    """Every finished deal of the match, oldest first (its card's chart and moments)."""
 
     @property
     def is_active(self) -> bool:
@@ -214,6 +243,15 @@ class Standing(BaseModel):
     played: int
     won: int
     lost: int
+
+
+class RatingPoint(BaseModel):
+    """A player's rating in a table after one of their rated matches."""
+
+    rating: int
+    change: int
+    """What the match changed it by (negative: a loss)."""
+    finished: float
 
 
 class UserStats(BaseModel):

@@ -112,6 +112,11 @@ class Keys:
         """Hash: played, won, lost, rating, streak, best, played:<game>, won:<game>."""
         return f"{self.prefix}:st:{_scope(scope)}:{user_id}"
 
+    def rating_log(self, scope: str, user_id: int) -> str:
+        """List (newest first): the user's rating in the table after each of their last rated matches, as
+        ``rating,change,finished`` (the rating chart of /stats)."""
+        return f"{self.prefix}:rl:{_scope(scope)}:{user_id}"
+
     def leaderboard(self, scope: str) -> str:
         """Sorted set: user id by rating."""
         return f"{self.prefix}:lb:{_scope(scope)}"

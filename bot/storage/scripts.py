@@ -77,11 +77,12 @@ if done then return done end
 
 # The Elo update of a table (the scope's two stats hashes and its leaderboard), for COUNT_CHAT and
 # COUNT_GLOBAL. ARGV: 2 winner id, 3 loser id, 4 K, 5 start rating, 6 game, 7 winner name, 8 loser name.
+# Each player's rating log in the scope (newest first, the last ``keep``) gets 'rating after,change,time'.
 _ELO = """
 local K = tonumber(ARGV[4])
 local start = tonumber(ARGV[5])
 local game = ARGV[6]
-local function count(kw, kl, board)
+local function count(kw, kl, board, logw, logl, at, keep)
   local rw = tonumber(redis.call('HGET', kw, 'rating') or start)
   local rl = tonumber(redis.call('HGET', kl, 'rating') or start)
   local expected = 1 / (1 + 10 ^ ((rl - rw) / 400))
@@ -102,6 +103,10 @@ local function count(kw, kl, board)
   redis.call('HSET', kl, 'streak', 0)
   redis.call('ZADD', board, rw + d, ARGV[2])
   redis.call('ZADD', board, rl - d, ARGV[3])
+  redis.call('LPUSH', logw, (rw + d) .. ',' .. d .. ',' .. at)
+  redis.call('LPUSH', logl, (rl - d) .. ',' .. (-d) .. ',' .. at)
+  redis.call('LTRIM', logw, 0, keep - 1)
+  redis.call('LTRIM', logl, 0, keep - 1)
   return {d, rw + d, rl - d}
 end
 """
@@ -111,9 +116,10 @@ end
 # against or lost to the computer, never rated) goes first in the chat's history, its summary completed
 # with the chat's rating change.
 # KEYS: 1 the mark, 2-3 active keys of seat 0/1, 4 the chat's active set, 5-6 chat stats of
-#       winner/loser, 7 the chat's leaderboard, 8 the chat's history.
+#       winner/loser, 7 the chat's leaderboard, 8 the chat's history, 9-10 the chat rating logs of
+#       winner/loser.
 # ARGV: 1 the mark's TTL, 2-8 as _ELO, 9 count, 10 match id, 11 the summary without its closing
-#       brace, 12 the history's length.
+#       brace, 12 the history's length, 13 when the match finished, 14 the rating logs' length.
 # Returns the mark: 'rating change,winner's rating,loser's rating|summary' (0,0,0 uncounted).
 COUNT_CHAT = (
     _ONCE
@@ -125,7 +131,7 @@ end
 redis.call('SREM', KEYS[4], ARGV[10])
 local answer = '0,0,0|'
 if ARGV[9] == '1' then
-  local chat = count(KEYS[5], KEYS[6], KEYS[7])
+  local chat = count(KEYS[5], KEYS[6], KEYS[7], KEYS[9], KEYS[10], ARGV[13], tonumber(ARGV[14]))
   local summary = ARGV[11] .. ',"rating_change":' .. chat[1] .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
   answer = chat[1] .. ',' .. chat[2] .. ',' .. chat[3] .. '|' .. summary
 elseif ARGV[9] == 'h' or ARGV[9] == 'v' then
@@ -141,12 +147,13 @@ return answer
 )
 
 # A counted finish in the global table's slot. KEYS: 1 the mark, 2-3 global stats of winner/loser,
-# 4 the global leaderboard. ARGV: 1 the mark's TTL, 2-8 as _ELO. Returns the global rating change.
+# 4 the global leaderboard, 5-6 the global rating logs of winner/loser. ARGV: 1 the mark's TTL, 2-8 as
+# _ELO, 9 when the match finished, 10 the rating logs' length. Returns the global rating change.
 COUNT_GLOBAL = (
     _ONCE
     + _ELO
     + """
-local d = count(KEYS[2], KEYS[3], KEYS[4])[1]
+local d = count(KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], ARGV[9], tonumber(ARGV[10]))[1]
 redis.call('SET', KEYS[1], d, 'EX', ARGV[1])
 return tostring(d)
 """
