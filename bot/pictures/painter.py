@@ -1,0 +1,122 @@
+"""Draws pictures in a worker process: the event loop never waits on matplotlib.
+
+One worker process (started at the first picture, with ``spawn``: it imports
+matplotlib and the drawing code, never the bot) draws one picture at a time.
+A picture that fails to draw, a worker that dies, or one that takes longer
+than ``timeout`` gives ``None``: the caller sends its text alone. A worker
+that timed out or died is replaced at the next picture. The last few
+pictures are kept by key, so the group's card and both players' copies of it
+are drawn once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from bot.pictures.cards import Picture
+
+log = logging.getLogger(__name__)
+
+DRAW = "bot.pictures.draw:draw"
+"""The drawing function, as ``module:function`` (imported in the worker only)."""
+TIMEOUT = 20.0
+"""Seconds a picture may take, the worker's start (a second or two the first time) included."""
+KEPT = 16
+"""How many drawn pictures are kept by key."""
+
+
+def draw_in_worker(draw: str, picture: Picture) -> bytes:
+    """Run in the worker: the drawing function named ``module:function`` on ``picture``."""
+    module, _, name = draw.partition(":")
+    function = getattr(importlib.import_module(module), name)
+    png = function(picture)
+    if not isinstance(png, bytes):
+        raise TypeError(f"{draw} returned {type(png).__name__}, not bytes")
+    return png
+
+
+class Painter:
+    def __init__(self, *, draw: str = DRAW, timeout: float = TIMEOUT, kept: int = KEPT) -> None:
+        self.draw = draw
+        self.timeout = timeout
+        self.kept = kept
+        self._pool: ProcessPoolExecutor | None = None
+        self._done: OrderedDict[str, bytes] = OrderedDict()
+        self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
+        self.failures = 0
+        """Pictures that could not be drawn since the start (a test and the logs look at it)."""
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def png(self, picture: Picture, key: str | None = None) -> bytes | None:
+        """The picture as PNG, or None when it could not be drawn in time. ``key``: the same picture asked for
+        again (or meanwhile) under it is drawn once."""
+        if key is not None:
+            if (kept := self._done.get(key)) is not None:
+                self._done.move_to_end(key)
+                return kept
+            if (drawing := self._drawing.get(key)) is not None:
+                return await asyncio.shield(drawing)
+        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+        if key is not None:
+            self._drawing[key] = future
+        try:
+            png = await self._draw(picture)
+            future.set_result(png)
+        finally:
+            if not future.done():
+                future.set_result(None)
+            if key is not None:
+                self._drawing.pop(key, None)
+        if png is not None and key is not None:
+            self._done[key] = png
+            while len(self._done) > self.kept:
+                self._done.popitem(last=False)
+        return png
+
+    async def _draw(self, picture: Picture) -> bytes | None:
+        pool = self._executor()
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(pool, draw_in_worker, self.draw, picture), self.timeout)
+        except TimeoutError:
+            log.warning("drawing a %s took over %s s: sent as text; the worker is replaced",
+                        type(picture).__name__, self.timeout)  # fmt: skip
+            self._replace(pool)
+        except BrokenProcessPool:
+            log.warning("the drawing worker died: the %s is sent as text", type(picture).__name__)
+            self._replace(pool)
+        except Exception:
+            log.exception("drawing a %s failed: sent as text", type(picture).__name__)
+        self.failures += 1
+        return None
+
+    def _replace(self, pool: ProcessPoolExecutor) -> None:
+        """Stop a worker that hangs or died; the next picture starts a new one."""
+        if self._pool is pool:
+            self._pool = None
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def workers(self) -> list[int]:
+        """The worker's process id, if one runs (tests)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None and p.is_alive()]
+
+    async def close(self) -> None:
+        """Stop the worker (a picture being drawn is dropped)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            self._replace(pool)

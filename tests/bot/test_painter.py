@@ -1,0 +1,115 @@
+"""The painter: pictures drawn in a worker process; a failure, a dead or a hung worker give no picture."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from bot.pictures.cards import RatingChart
+from bot.pictures.painter import Painter
+
+CHART = RatingChart(lang="ru", title="", ratings=(1500, 1516), won=(True,), match_label="", summary="")
+HELPERS = "tests.bot.painter_helpers"
+
+
+async def appears(path: Path, timeout: float = 60.0) -> None:
+    """Wait until another process creates ``path``."""
+    async with asyncio.timeout(timeout):
+        while not path.exists():
+            await asyncio.sleep(0.01)
+
+
+def running(pid: int) -> bool:
+    """Whether the process runs (a killed one not yet reaped is a zombie: not running)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "State:\tZ" not in status
+
+
+class TestPainter:
+    """Painter.png: the worker draws, the loop goes on; every failure is None, and the next picture draws."""
+
+    async def test_drawn_off_the_event_loop(self, tmp_path: Path) -> None:
+        """While the worker draws, the loop runs other work; the picture comes from another process."""
+        painter = Painter(draw=f"{HELPERS}:pid")
+        flag = tmp_path / "go"
+        try:
+            drawing = asyncio.create_task(painter.png(replace(CHART, title=str(flag))))
+            await appears(Path(f"{flag}.started"))
+            worker = int(Path(f"{flag}.started").read_text())
+            assert worker != os.getpid() and painter.workers() == [worker]
+            # The worker is in the middle of its picture: the loop serves everything else meanwhile.
+            ticks = 0
+            for _ in range(1000):
+                await asyncio.sleep(0)
+                ticks += 1
+            other = await asyncio.to_thread(sum, range(1000))
+            assert ticks == 1000 and other == 499500 and not drawing.done()
+            flag.touch()
+            assert await drawing == str(worker).encode()
+        finally:
+            await painter.close()
+
+    async def test_drawn_once_per_key(self, tmp_path: Path) -> None:
+        """The same key asked for three times at once is drawn once and then kept."""
+        painter = Painter(draw=f"{HELPERS}:pid")
+        flag = tmp_path / "go"
+        chart = replace(CHART, title=str(flag))
+        try:
+            asks = [asyncio.create_task(painter.png(chart, key="m1")) for _ in range(3)]
+            await appears(Path(f"{flag}.started"))
+            Path(f"{flag}.started").unlink()
+            flag.touch()
+            first = await asyncio.gather(*asks)
+            assert len(set(first)) == 1 and first[0]
+            assert await painter.png(chart, key="m1") == first[0]
+            assert not Path(f"{flag}.started").exists()  # the kept picture was not drawn again
+        finally:
+            await painter.close()
+
+    async def test_a_failure_gives_none(self) -> None:
+        """A drawing that raises gives None; the worker lives on for the next one."""
+        painter = Painter(draw=f"{HELPERS}:fail")
+        try:
+            assert await painter.png(CHART, key="x") is None
+            assert painter.failures == 1
+            worker = painter.workers()
+            painter.draw = f"{HELPERS}:pid"
+            assert await painter.png(CHART, key="x") == str(worker[0]).encode()
+        finally:
+            await painter.close()
+
+    async def test_a_dead_worker_is_replaced(self) -> None:
+        """A worker killed while drawing gives None; the next picture gets a new worker."""
+        painter = Painter(draw=f"{HELPERS}:die")
+        try:
+            assert await painter.png(CHART) is None
+            painter.draw = f"{HELPERS}:pid"
+            png = await painter.png(CHART)
+            assert png is not None and painter.workers() == [int(png)]
+        finally:
+            await painter.close()
+
+    async def test_a_hung_worker_is_stopped(self) -> None:
+        """A drawing longer than the timeout gives None, and its worker is killed."""
+        painter = Painter(draw=f"{HELPERS}:hang", timeout=3.0)
+        try:
+            # The first picture waits for the worker's start too: let it start on a quick one.
+            painter.draw = f"{HELPERS}:pid"
+            first = await painter.png(CHART)
+            assert first is not None
+            painter.draw = f"{HELPERS}:hang"
+            assert await painter.png(CHART) is None
+            assert painter.failures == 1 and painter.workers() == []
+            async with asyncio.timeout(10):  # SIGKILL takes effect at once; the kernel's bookkeeping a moment later
+                while running(int(first)):
+                    await asyncio.sleep(0.01)
+            painter.draw = f"{HELPERS}:pid"
+            again = await painter.png(CHART)
+            assert again is not None and again != first
+        finally:
+            await painter.close()
