@@ -32,6 +32,7 @@ from bot.i18n import I18n
 from bot.limits import Budget, SharedLimiter
 from bot.middlewares import UpdateMiddleware
 from bot.outbox import LimitMiddleware, Outbox
+from bot.pictures.painter import Painter
 from bot.presenter import Presenter
 from bot.responses import keep_response_models
 from bot.routers import build_router
@@ -116,6 +117,7 @@ class App:
     delivery: Delivery
     redis: Redis
     scheduler: Scheduler
+    painter: Painter | None
 
     async def settled(self) -> None:
         """Wait until every due message was delivered and the outbox is empty (tests)."""
@@ -127,6 +129,8 @@ class App:
         await self.scheduler.close()
         await self.delivery.close()
         await self.outbox.drain()
+        if self.painter is not None:
+            await self.painter.close()
 
 
 async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = None) -> App:
@@ -154,13 +158,23 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         limiter=SharedLimiter(redis, service.keys, budget, clock.shared) if shared else None,
     )
     bot.session.middleware(LimitMiddleware(outbox))
+    painter = Painter() if settings.pictures else None
     delivery = Delivery(
-        service, outbox, i18n, time=clock.time, sleep=clock.sleep, bot_username=me.username or "", shared=shared
+        service,
+        outbox,
+        i18n,
+        time=clock.time,
+        sleep=clock.sleep,
+        bot_username=me.username or "",
+        shared=shared,
+        painter=painter,
     )
     presenter = Presenter(outbox, service, i18n, me.username or "", delivery)
     delivery.on_migrate = presenter.migrate
     # No FSM: the state of everything lives in Redis, and aiogram's per-update FSM context costs CPU.
-    dispatcher = Dispatcher(service=service, presenter=presenter, i18n=i18n, outbox=outbox, disable_fsm=True)
+    dispatcher = Dispatcher(
+        service=service, presenter=presenter, i18n=i18n, outbox=outbox, painter=painter, disable_fsm=True
+    )
     dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
     dispatcher.include_router(build_router())
     scheduler = Scheduler(redis, service.keys, clock)
@@ -170,7 +184,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     await adopt_jobs(service, scheduler)
     await delivery.resume()
     scheduler.start()
-    return App(bot, dispatcher, service, presenter, outbox, delivery, redis, scheduler)
+    return App(bot, dispatcher, service, presenter, outbox, delivery, redis, scheduler, painter)
 
 
 async def adopt_jobs(service: MatchService, scheduler: Scheduler) -> None:

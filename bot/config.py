@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     """Seconds without a move after which, when the turn clock is off, the waiting player may claim the win."""
     computer_pause: float = 1.5
     """Seconds the computer waits after the last move before making its own."""
+    pictures: bool = True
+    """Draw the match card and the /stats rating chart (in a worker process); off: results go as text alone."""
     clock_file: Path | None = None
     """For tests: read the wall time (seconds since the epoch) from this file instead of the system clock."""
     group_budget: int = 20

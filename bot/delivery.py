@@ -43,8 +43,10 @@ from bot.clock import BACKOFF_FIRST, next_backoff
 from bot.i18n import I18n, Translator
 from bot.lean import Markup
 from bot.outbox import Outbox
+from bot.pictures import build
+from bot.pictures.painter import Painter, caption_fits
 from bot.services.matches import MatchService, Rejected, StorageUnavailable
-from bot.services.models import MatchRecord, Messages
+from bot.services.models import MatchRecord, Messages, Summary
 from bot.storage.codec import StoredDeal
 from engine import Match
 
@@ -103,7 +105,10 @@ class Delivery:
         on_shown: Callable[[MatchRecord, Match], Awaitable[None]] | None = None,
         bot_username: str = "",
         shared: bool = True,
+        painter: Painter | None = None,
     ) -> None:
+        self.painter = painter
+        """Draws the match cards (None: pictures are off, results go as text)."""
         self.shared = shared
         """Whether other processes deliver too (webhook workers): then each lane is run under a lease in
         Redis. One polling process needs none."""
@@ -490,7 +495,24 @@ class Delivery:
             rating = render.rating_text(tr, record, messages.summary)
             if rating is not None:
                 lines.append(rating)
-            await self.outbox.send(chat, "\n".join(lines))
+            await self._card(record, messages.summary, chat, "\n".join(lines), tr)
+
+    async def _card(self, record: MatchRecord, summary: Summary, chat: int, caption: str, tr: Translator,
+                    *, silent: bool = False) -> None:  # fmt: skip
+        """The match card with its caption; the caption alone when pictures are off or the card cannot be drawn
+        or sent (a 429 is waited out, a 403 reaches the caller)."""
+        png = None
+        if self.painter is not None and caption_fits(caption):
+            png = await self.painter.png(build.match_card(tr, record, summary), key=f"{record.id}:{tr.lang}")
+        if png is not None:
+            try:
+                await self.outbox.send_photo(chat, png, caption, silent=silent)
+                return
+            except TelegramBadRequest as exc:
+                if "upgraded to a supergroup" in exc.message:
+                    raise
+                log.warning("match %s: Telegram refused its card (%s); its text goes alone", record.id, exc.message)
+        await self.outbox.send(chat, caption, silent=silent)
 
     async def _edit(self, chat: int, message_id: int, text: str, markup: Markup | None, version: int) -> bool:
         """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
@@ -503,9 +525,32 @@ class Delivery:
         return True
 
     async def _panel(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> None:
-        player = record.players[seat]
         if await self._blocked(record, seat):
             return
+        if await self._panel_message(record, match, messages, seat) and messages.summary is not None:
+            await self._private_card(record, messages, seat)
+
+    async def _private_card(self, record: MatchRecord, messages: Messages, seat: int) -> None:
+        """After the match's last panel, the match card in the player's private chat with their own result
+        and rating change (once: recorded as ``c0``/``c1``). None for a match played in that chat, or one
+        that nobody won."""
+        summary = messages.summary
+        player = record.players[seat]
+        if messages.cards[seat] or summary is None:
+            return
+        if summary.winner is not None and record.chat_id != player.id:
+            tr = self.i18n[record.lang]
+            text = render.private_result_text(tr, record, summary, seat)
+            try:
+                await self._card(record, summary, player.id, text, tr, silent=True)
+            except TelegramForbiddenError as exc:
+                await self._player_gone(record, seat, exc)
+                return
+        await self._record(record.id, seat, self.service.shown(record.id, **{f"c{seat}": 1}))
+
+    async def _panel_message(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
+        """Bring the seat's panel to the match's version; False when the player cannot be written to."""
+        player = record.players[seat]
         tr = self.i18n[record.lang]
         view = match.deal.view(seat)
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
@@ -524,9 +569,9 @@ class Delivery:
                 if messages.panel_versions[seat] < record.version:
                     if await self._edit(player.id, old, text, markup, record.version):
                         self._edit_done(record.id, f"p{seat}v", record.version)
-                        return
+                        return True
                 else:
-                    return
+                    return True
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER
             if since >= 0:
                 # Should the process die after Telegram took the new panel but before it is recorded, the
@@ -540,10 +585,11 @@ class Delivery:
             await self._record(record.id, seat, self.service.shown(record.id, **fields))
         except TelegramForbiddenError as exc:
             await self._player_gone(record, seat, exc)
-            return
+            return False
         if replaced is not None:
             await self._tidy(player.id, replaced)
             self._tidied(record.id, seat, replaced)
+        return True
 
     async def _tidy(self, chat_id: int, message_id: int) -> None:
         """Delete a replaced panel, or at least take its buttons (best effort)."""

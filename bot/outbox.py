@@ -32,8 +32,9 @@ from typing import TypeVar
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
-from aiogram.methods import AnswerCallbackQuery, Response, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, Response, SendPhoto, TelegramMethod
 from aiogram.methods.base import TelegramType
+from aiogram.types import BufferedInputFile
 
 from bot.lean import EditMessageTextLean, Markup, Posted, SendMessageLean, markup_json
 from bot.limits import Budget, Limiter, LocalLimiter
@@ -149,6 +150,22 @@ class Outbox:
             message = await self._call(lambda: self.bot(method))
         assert message is not None
         return message
+
+    async def send_photo(self, chat_id: int, png: bytes, caption: str, *, silent: bool = False) -> int:
+        """Send a picture with its caption (HTML), counted like any message (waiting for the chat's budget); its
+        message id. Errors such as 403, or 400 for a picture Telegram refuses, reach the caller."""
+        method = SendPhoto(
+            chat_id=chat_id,
+            photo=BufferedInputFile(png, filename="picture.png"),
+            caption=caption,
+            parse_mode="HTML",
+            disable_notification=silent or None,
+        )
+        lane = self._lane(chat_id)
+        async with lane.lock, self._slot(chat_id, edit=False):
+            message = await self._call(lambda: self.bot(method))
+        assert message is not None
+        return message.message_id
 
     async def edit_now(self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int) -> None:
         """Edit a message to ``version`` as soon as the chat's budget allows; errors reach the caller.

@@ -373,6 +373,33 @@ def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | 
     )
 
 
+MINUS = "\u2212"
+
+
+def signed(change: int) -> str:
+    """A rating change as players write it: +17, \u221217 (a real minus sign), 0."""
+    return f"+{change}" if change > 0 else f"{MINUS}{-change}" if change < 0 else "0"
+
+
+def private_result_text(tr: Translator, record: MatchRecord, summary: Summary, seat: int) -> str:
+    """What a player reads under the match card in private: won or lost, the score, their own rating change."""
+    won = summary.winner == seat
+    lines = [
+        tr(
+            "card-private",
+            result="won" if won else "lost",
+            opponent=name(record, 1 - seat),
+            mine=summary.score[seat],
+            theirs=summary.score[1 - seat],
+        )
+    ]
+    if summary.ratings is not None and summary.winner is not None:
+        change = summary.rating_change if won else -summary.rating_change
+        rating = summary.ratings[0 if won else 1]
+        lines.append(tr("card-private-rating", rating=str(rating), change=signed(change)))
+    return "\n".join(lines)
+
+
 def bingo_rules(view: BingoView) -> BingoRules:
     """The rule set of a Bingo deal's preset."""
     rules = find_preset(view.preset)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import importlib
 import logging
 import multiprocessing
+import re
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +32,15 @@ TIMEOUT = 20.0
 """Seconds a picture may take, the worker's start (a second or two the first time) included."""
 KEPT = 16
 """How many drawn pictures are kept by key."""
+
+
+CAPTION_LIMIT = 1024
+"""Characters of a picture's caption Telegram takes (counted without the HTML tags)."""
+
+
+def caption_fits(caption: str) -> bool:
+    """Whether Telegram takes ``caption`` (HTML) under a picture."""
+    return len(html.unescape(re.sub(r"<[^>]*>", "", caption))) <= CAPTION_LIMIT
 
 
 def draw_in_worker(draw: str, picture: Picture) -> bytes:

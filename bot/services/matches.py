@@ -1192,8 +1192,8 @@ class MatchService:
         rows = await self._call(self.redis.lrange(key, 0, limit - 1))
         points = []
         for row in reversed(rows):
-            rating, change, finished = _text(row).split(",")
-            points.append(RatingPoint(rating=int(rating), change=int(change), finished=float(finished)))
+            rating, change, finished, won = _text(row).split(",")
+            points.append(RatingPoint(rating=int(rating), change=int(change), finished=float(finished), won=won == "1"))
         return points
 
     async def history(
@@ -1234,6 +1234,7 @@ def _messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
         posts=[_text(post) for post in posts],
         summary=None if summary is None else Summary.model_validate_json(summary),
         finishing=None if f["f"] is None else _text(f["f"]),
+        cards=(f["c0"] is not None, f["c1"] is not None),
     )
 
 

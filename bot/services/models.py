@@ -156,6 +156,8 @@ class Messages(BaseModel):
     """The result of a finished match, as counted."""
     finishing: str | None = None
     """A finish whose steps in the other slots are not all done (JSON, ``bot.services.matches``)."""
+    cards: tuple[bool, bool] = (False, False)
+    """Whether each player's copy of the match card went to their private chat (or needs none)."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -250,8 +252,9 @@ class RatingPoint(BaseModel):
 
     rating: int
     change: int
-    """What the match changed it by (negative: a loss)."""
+    """What the match changed it by."""
     finished: float
+    won: bool
 
 
 class UserStats(BaseModel):

@@ -22,7 +22,8 @@ class Keys:
         """Hash: ``v`` version, ``d`` the match record (JSON), ``s`` the summary of a counted finish;
         what the messages show: ``t``/``tn``/``tv`` the table's id, deal and version, ``p0``/``p0v``/``p0n``
         (and ``p1``...) each panel's id, version shown and version it was sent at, ``p0x`` (``p1x``) a panel
-        it replaced that may still have its buttons."""
+        it replaced that may still have its buttons; ``c0``/``c1`` the match card went to that seat in private
+        (or it needs none)."""
         return f"{self.prefix}:{{m:{match_id}}}"
 
     def posts(self, match_id: str) -> str:
@@ -114,7 +115,7 @@ class Keys:
 
     def rating_log(self, scope: str, user_id: int) -> str:
         """List (newest first): the user's rating in the table after each of their last rated matches, as
-        ``rating,change,finished`` (the rating chart of /stats)."""
+        ``rating,change,finished,won`` (won: 1 or 0; the rating chart of /stats)."""
         return f"{self.prefix}:rl:{_scope(scope)}:{user_id}"
 
     def leaderboard(self, scope: str) -> str:

@@ -44,7 +44,7 @@ if redis.call('EXISTS', KEYS[{posts}]) == 1 then redis.call('EXPIRE', KEYS[{post
 # match's messages show now, for its delivery to start from without reading them.
 # KEYS: 1 match, 2 posts. ARGV: 1-6 as CAS, 7 the handed panel's field or '', 8 number of posts,
 # 9... posts.
-MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f")
+MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1")
 MOVE = (
     _CAS
     + _posts(posts=2, count=8)
@@ -77,7 +77,7 @@ if done then return done end
 
 # The Elo update of a table (the scope's two stats hashes and its leaderboard), for COUNT_CHAT and
 # COUNT_GLOBAL. ARGV: 2 winner id, 3 loser id, 4 K, 5 start rating, 6 game, 7 winner name, 8 loser name.
-# Each player's rating log in the scope (newest first, the last ``keep``) gets 'rating after,change,time'.
+# Each player's rating log in the scope (newest first, the last ``keep``) gets 'rating after,change,time,won'.
 _ELO = """
 local K = tonumber(ARGV[4])
 local start = tonumber(ARGV[5])
@@ -103,8 +103,8 @@ local function count(kw, kl, board, logw, logl, at, keep)
   redis.call('HSET', kl, 'streak', 0)
   redis.call('ZADD', board, rw + d, ARGV[2])
   redis.call('ZADD', board, rl - d, ARGV[3])
-  redis.call('LPUSH', logw, (rw + d) .. ',' .. d .. ',' .. at)
-  redis.call('LPUSH', logl, (rl - d) .. ',' .. (-d) .. ',' .. at)
+  redis.call('LPUSH', logw, (rw + d) .. ',' .. d .. ',' .. at .. ',1')
+  redis.call('LPUSH', logl, (rl - d) .. ',' .. (-d) .. ',' .. at .. ',0')
   redis.call('LTRIM', logw, 0, keep - 1)
   redis.call('LTRIM', logl, 0, keep - 1)
   return {d, rw + d, rl - d}
@@ -307,7 +307,7 @@ return 1
 # KEYS: 1 match, 2 posts. Returns 1 when up to date.
 def _settled(last: str) -> str:
     return f"""
-local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v', 'f')
+local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v', 'f', 's', 'c0', 'c1')
 if not f[1] then return 1 end
 local slot = {{tv = 2, p0v = 3, p1v = 4}}
 for i = 4, {last} - 1, 2 do
@@ -325,6 +325,8 @@ if redis.call('LLEN', KEYS[2]) > 0 and ARGV[1] ~= '1' then return 0 end
 if f[2] ~= f[1] and ARGV[1] ~= '1' then return 0 end
 if f[3] ~= f[1] and ARGV[2] ~= '1' then return 0 end
 if f[4] ~= f[1] and ARGV[3] ~= '1' then return 0 end
+if f[6] and not f[7] and ARGV[2] ~= '1' then return 0 end
+if f[6] and not f[8] and ARGV[3] ~= '1' then return 0 end
 return 1
 """
 

@@ -97,6 +97,7 @@ class TestRatingLog:
         assert [p.change for p in everywhere] == [-16, 17, -elo_change(1500, 1501)]
         assert everywhere[-1].rating == (await service.stats(ALA.id)).rating
         assert all(isinstance(p, RatingPoint) and p.finished > 0 for p in everywhere)
+        assert [p.won for p in everywhere] == [False, True, False]
 
     async def test_counted_once_and_kept_short(self, service: MatchService) -> None:
         """A finish carried through twice logs once; the log keeps the last RATING_LOG matches."""

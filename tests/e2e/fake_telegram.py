@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import itertools
 import json
 import random
@@ -68,6 +69,8 @@ class Sent:
     """Every keyboard the message had, the first one first."""
     sent_at: float = field(default_factory=time.monotonic)
     """When the bot sent it (real time)."""
+    photo: bytes | None = None
+    """A picture's PNG (``text`` is then its caption)."""
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.reply_markup:
@@ -111,8 +114,17 @@ def html_error(text: str) -> str | None:
 JSON_FIELDS = {
     "reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities", "allowed_updates",
 }  # fmt: skip
+SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
+"""The calls that put something in a chat (Telegram's limits count them)."""
 BOT_ID = 123456
 """The bot's id, as in its token (``123456:TEST-token``), as Telegram has it."""
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """A PNG's width and height from its header (None: not a PNG)."""
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 class FakeTelegram:
@@ -256,6 +268,9 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": 502, "description": "Bad Gateway"}, status=502)
         params: dict[str, Any] = {}
         for key, value in raw.items():
+            if isinstance(value, web.FileField):
+                params[key] = value.file.read()
+                continue
             text = value if isinstance(value, str) else str(value)
             params[key] = json.loads(text) if key in JSON_FIELDS else text
         if self.latency and method != "getUpdates":
@@ -280,7 +295,7 @@ class FakeTelegram:
             return self._error(409, "Conflict: can't use getUpdates method while webhook is active")
         if method == "getUpdates" and not flood:
             return 200, {"ok": True, "result": await self._get_updates(p)}
-        if flood or (method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and self.fail_with_429 > 0):
+        if flood or (method in SENT_OR_EDITED and self.fail_with_429 > 0):
             if not flood:
                 self.fail_with_429 -= 1
             wait = self.retry_after
@@ -431,8 +446,14 @@ class FakeTelegram:
             "date": int(time.time()),
             "chat": self._chat(sent.chat_id),
             "from": {"id": BOT_ID, "is_bot": True, "first_name": "Domino", "username": self.bot_username},
-            "text": sent.text,
         }
+        if sent.photo is None:
+            message["text"] = sent.text
+        else:
+            width, height = png_size(sent.photo) or (0, 0)
+            file = {"file_id": f"photo-{sent.message_id}", "file_unique_id": f"u{sent.message_id}"}
+            message["photo"] = [{**file, "width": width, "height": height, "file_size": len(sent.photo)}]
+            message["caption"] = sent.text
         if sent.reply_markup:
             message["reply_markup"] = sent.reply_markup
         return message
@@ -448,6 +469,32 @@ class FakeTelegram:
         if bad := self._bad_html(p):
             return bad
         sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"))
+        sent.history.append(sent.text)
+        sent.markups.append(sent.reply_markup)
+        self.messages[(chat_id, sent.message_id)] = sent
+        self._chats.setdefault(chat_id, {})[sent.message_id] = sent
+        self._changed(chat_id)
+        return self._ok(self._message_dict(sent))
+
+    def _m_sendPhoto(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """As Telegram: a picture uploaded as a file, with a caption of at most 1024 characters (HTML checked);
+        bytes that are no image are refused (IMAGE_PROCESS_FAILED)."""
+        chat_id = int(p["chat_id"])
+        if chat_id > 0 and chat_id not in self.started:
+            return self._error(403, "Forbidden: bot can't initiate conversation with a user")
+        photo = p.get("photo")
+        if isinstance(photo, str) and photo.startswith("attach://"):
+            photo = p.get(photo.removeprefix("attach://"))  # as aiogram uploads a file: a part of its own
+        if not isinstance(photo, bytes):
+            return self._error(400, "Bad Request: wrong remote file identifier specified")
+        if png_size(photo) is None:
+            return self._error(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        caption = p.get("caption", "")
+        if bad := self._bad_html({**p, "text": caption}):
+            return bad
+        if len(html.unescape(TAG.sub("", caption))) > 1024:
+            return self._error(400, "Bad Request: message caption is too long")
+        sent = Sent(chat_id, next(self._message_ids), caption, p.get("reply_markup"), photo=photo)
         sent.history.append(sent.text)
         sent.markups.append(sent.reply_markup)
         self.messages[(chat_id, sent.message_id)] = sent
@@ -618,7 +665,9 @@ class FakeTelegram:
         found = self.chat_messages(chat_id)
         return found[-1] if found else None
 
-    def calls_to(self, chat_id: int, methods: tuple[str, ...] = ("sendMessage", "editMessageText")) -> list[Call]:
+    def calls_to(
+        self, chat_id: int, methods: tuple[str, ...] = ("sendMessage", "sendPhoto", "editMessageText")
+    ) -> list[Call]:
         return [
             c
             for c in self.calls
@@ -628,8 +677,7 @@ class FakeTelegram:
     def max_in_window(self, chat_id: int, window: float) -> int:
         """The most successful sends plus edits to a chat within any ``window`` seconds."""
         # Calls are noted when they are answered; the window counts them by when they arrived.
-        methods = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
-        times = sorted(c.at for c in self.calls_to(chat_id, methods))
+        times = sorted(c.at for c in self.calls_to(chat_id, SENT_OR_EDITED))
         best = 0
         start = 0
         for end, at in enumerate(times):

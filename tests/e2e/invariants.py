@@ -31,7 +31,7 @@ from tests.prepositions import names_after_prepositions
 TILE = re.compile(r"\[([0-6])\|([0-6])\]|🚫 ([0-6])\|([0-6])")
 """A tile as the bot writes it: ``[a|b]``, or ``🚫 a|b`` on the button of a tile that may not be played now."""
 PLAY = re.compile(r"^[0-6]{2}$")
-SENDS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+SENDS = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
 
 
 def tiles_in(text: str) -> set[str]:

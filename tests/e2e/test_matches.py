@@ -8,6 +8,7 @@ from html import escape
 import pytest
 
 from bot import render
+from bot.pictures.cards import CARD_SIZE
 from bot.services.models import Finish, Lang, Status
 from engine import find_preset
 from tests.e2e import invariants
@@ -24,7 +25,7 @@ from tests.e2e.driver import (
     set_group_lang,
     start_bot,
 )
-from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent, png_size
 
 GROUP = -100500
 
@@ -86,16 +87,21 @@ class TestWholeMatches:
             assert record.winner is not None
             w = record.winner
             won = tr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
-            assert any(m.text.startswith(won) for m in fake.chat_messages(GROUP))
             summary = (await app.service.messages(record.id)).summary
             assert summary is not None
             rating = render.rating_text(tr, record, summary)
             assert rating is not None
-            for user in (ann, bob):
-                # Each player's last panel says the match is over, with the result and the rating change.
-                last = fake.chat_messages(user.id)[-1]
+            # The result is the match card, the result's text its caption.
+            (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
+            assert card.photo is not None and png_size(card.photo) == CARD_SIZE
+            assert card.text == won + "\n" + rating
+            for seat, user in enumerate((ann, bob)):
+                # Each player's last panel says the match is over, with the result and the rating change; the
+                # card follows it, with their own result and rating change.
+                *_, last, mine = fake.chat_messages(user.id)
                 assert tr("panel-match-over") in last.text and won in last.text and last.buttons() == []
                 assert last.text.endswith(rating)
+                assert mine.photo == card.photo and mine.text == render.private_result_text(tr, record, summary, seat)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))
             invariants.no_tile_on_group_buttons(fake, GROUP)

@@ -92,7 +92,7 @@ class TestRealLimits:
                 # One a second per private chat; a call's time is taken when it arrives, a few ticks of the
                 # simulated clock (20 times real time) after the bot took its slot on a busy machine.
                 for user in PLAYERS:
-                    methods = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+                    methods = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
                     times = [c.at for c in fake.calls_to(user.id, methods)]
                     assert all(b - a >= 1.0 - 3 * TICK for a, b in itertools.pairwise(times))
                 await invariants.all_answered(fake)

@@ -1,0 +1,90 @@
+"""Pictures from a match and its result, or from a rating log, in the reader's language."""
+
+from __future__ import annotations
+
+import datetime
+
+from bot import render
+from bot.i18n import Translator
+from bot.pictures.cards import MOMENTS, Domino, MatchCard, Moment, RatingChart, Side
+from bot.services.models import DealLine, MatchRecord, RatingPoint, Summary
+
+NAME_LIMIT = 32
+"""Characters of a name a picture shows (it shortens a longer one to fit)."""
+
+
+def date(when: float) -> str:
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%d.%m.%Y")
+
+
+def plain_name(record: MatchRecord, seat: int) -> str:
+    """A player's name as a picture draws it: not HTML-escaped (matplotlib draws the characters)."""
+    return render.clip(record.players[seat].name, NAME_LIMIT)
+
+
+def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCard:
+    """The card of a finished (or abandoned) match."""
+    winner = summary.winner
+    ratings: list[str | None] = [None, None]
+    if summary.ratings is not None and winner is not None:
+        change = summary.rating_change
+        ratings[winner] = tr("card-rating", rating=str(summary.ratings[0]), change=render.signed(change))
+        ratings[1 - winner] = tr("card-rating", rating=str(summary.ratings[1]), change=render.signed(-change))
+    sides = tuple(
+        Side(name=plain_name(record, seat), score=summary.score[seat], winner=winner == seat, rating=ratings[seat])
+        for seat in (0, 1)
+    )
+    target = record.deal.t
+    loser = plain_name(record, 1 - winner) if winner is not None else ""
+    running = [0, 0]
+    deals: list[tuple[int, int]] = []
+    for line in record.log:
+        running = [running[0] + line.g[0], running[1] + line.g[1]]
+        deals.append((running[0], running[1]))
+    moments = [m for line in record.log for m in _moments(tr, record, line)][-MOMENTS:]
+    last = next((line.last for line in reversed(record.log) if line.last is not None), None)
+    return MatchCard(
+        lang=tr.lang,
+        title=render.game_name(tr, summary.preset),
+        subtitle=tr("card-subtitle", how=summary.finish.value, loser=loser, target=target, date=date(summary.finished)),
+        sides=(sides[0], sides[1]),
+        target=target,
+        deals=tuple(deals),
+        chart_title=tr("card-chart"),
+        deal_label=tr("card-deal"),
+        target_label=tr("card-target", n=target),
+        moments_title=tr("card-moments"),
+        moments=tuple(moments),
+        last_trick_title=tr("card-last-trick"),
+        last_trick=None if last is None else (_domino(last[0]), _domino(last[1])),
+    )
+
+
+def _domino(notation: str) -> Domino:
+    return int(notation[0]), int(notation[1])
+
+
+def _moments(tr: Translator, record: MatchRecord, line: DealLine) -> list[Moment]:
+    return [
+        Moment(
+            kind=m.k,
+            text=tr(f"card-moment-{m.k}", deal=line.n, name=plain_name(record, m.s), n=len(m.t)),
+            tiles=tuple(_domino(t) for t in m.t),
+        )
+        for m in line.m
+    ]
+
+
+def rating_chart(tr: Translator, name: str, log: list[RatingPoint], *, in_chat: bool) -> RatingChart | None:
+    """The chart of a player's rating over the matches of their log (None with no rated match)."""
+    if not log:
+        return None
+    ratings = (log[0].rating - log[0].change, *(p.rating for p in log))
+    return RatingChart(
+        lang=tr.lang,
+        title=tr("chart-title-chat" if in_chat else "chart-title-all", name=render.clip(name, NAME_LIMIT)),
+        ratings=ratings,
+        won=tuple(p.won for p in log),
+        match_label=tr("chart-matches"),
+        summary=tr("chart-summary", rating=str(ratings[-1]), best=str(max(ratings)), n=len(log)),
+    )

@@ -1,0 +1,35 @@
+## Pictures: the match card and the rating chart (plain text: drawn, not sent as HTML)
+
+card-subtitle = { $how ->
+    [surrender] { $loser } сдаётся
+    [forfeit] { $loser }: время на ход вышло
+    [abandoned] матч остановлен
+   *[target] до { game-points-target }
+} · { $date }
+card-chart = Зачётные очки по партиям
+card-deal = партия
+card-target = цель: { $n }
+card-rating = рейтинг { $rating } ({ $change })
+card-moments = Моменты матча
+card-last-trick = Последняя взятка
+card-moment-bingo = Партия { $deal } · { $name }: бинго взяло козырный дубль
+card-moment-claim = Партия { $deal } · { $name }: объявлено { doubles }
+card-moment-close = Партия { $deal } · { $name }: резерв закрыт, но 70 не набрано
+card-moment-made42 = Партия { $deal } · { $name }: контракт 42 выполнен
+
+## Captions (HTML)
+
+card-private = { $result ->
+    [won] 🏆 Победа! Соперник: { $opponent }, счёт <b>{ $mine }:{ $theirs }</b>.
+   *[lost] Поражение. Соперник: { $opponent }, счёт <b>{ $mine }:{ $theirs }</b>.
+}
+card-private-rating = Твой рейтинг в этой группе: <b>{ $rating }</b> ({ $change }).
+
+chart-title-chat = { $name } · рейтинг в этом чате
+chart-title-all = { $name } · рейтинг во всех чатах
+chart-summary = Сейчас { $rating } · лучший { $best } · { $n } { $n ->
+    [one] матч
+    [few] матча
+   *[many] матчей
+} на графике
+chart-matches = матчи
