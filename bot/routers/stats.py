@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import datetime
+import logging
 
 from aiogram import Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import BufferedInputFile, Message
 
 from bot import render
 from bot.i18n import I18n, Translator
+from bot.pictures import build as pictures
+from bot.pictures.painter import Painter, caption_fits
 from bot.routers.common import GROUP_TYPES, message_lang, preset_words, unknown_game
 from bot.services.matches import MatchService
 from bot.services.models import LEVELS, Standing, Summary
 
+log = logging.getLogger(__name__)
 TOP = 10
 LAST_MATCHES = 5
 HISTORY = 10
@@ -82,8 +87,9 @@ def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = Non
     return tr("stats-match-row", result="won" if winner.id == for_user else "lost", **args)
 
 
-async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
-    """Your matches, wins, win rate, rating, streaks, per game, and your last five matches."""
+async def stats(message: Message, service: MatchService, i18n: I18n, painter: Painter | None = None) -> None:
+    """Your matches, wins, win rate, rating, streaks, per game, and your last five matches; with a picture of
+    your rating over your last rated matches (in a group: there; in private: everywhere) as it shows them."""
     user = message.from_user
     if user is None:
         return
@@ -124,7 +130,18 @@ async def stats(message: Message, service: MatchService, i18n: I18n) -> None:
     if recent:
         lines.append(tr("stats-last"))
         lines += [summary_line(tr, s, for_user=user.id) for s in recent]
-    await message.answer("\n".join(lines))
+    text = "\n".join(lines)
+    if painter is not None and data.played and caption_fits(text):
+        ratings = await service.rating_log(user.id, message.chat.id if in_group else None)
+        chart = pictures.rating_chart(tr, user.full_name, ratings, in_chat=in_group)
+        png = None if chart is None else await painter.png(chart)
+        if png is not None:
+            try:
+                await message.answer_photo(BufferedInputFile(png, filename="rating.png"), caption=text)
+                return
+            except TelegramBadRequest as exc:
+                log.warning("the rating chart was refused (%s); the stats go as text", exc.message)
+    await message.answer(text)
 
 
 async def history(message: Message, service: MatchService, i18n: I18n) -> None:
