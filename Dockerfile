@@ -14,5 +14,7 @@ COPY locales ./locales
 RUN pip install . && useradd --create-home --uid 10001 bot && mkdir /data && chown bot /data
 
 USER bot
+# matplotlib's font list, built once here rather than by the first picture's worker.
+RUN python -c "import matplotlib.font_manager"
 VOLUME ["/data"]
 CMD ["python", "-m", "bot"]

@@ -4,6 +4,7 @@
     python3 dev.py run             # the bot (BOT_TOKEN in the environment or in .env)
     python3 dev.py test [ARGS]     # the whole test suite (ARGS go to pytest)
     python3 dev.py readme          # rewrite the README's screens from the bot's own rendering
+    python3 dev.py pictures        # draw the README's match card and rating chart (docs/*.png)
 
 Both create ``.venv`` when it is missing and install the project into it
 when ``pyproject.toml`` changed since the last install.
@@ -28,6 +29,7 @@ COMMANDS = {
     "run": ["-m", "bot"],
     "test": ["-m", "pytest", "-q", *TEST_WORKERS],
     "readme": ["-m", "tests.readme_screens"],
+    "pictures": ["-m", "tests.readme_pictures"],
 }
 
 

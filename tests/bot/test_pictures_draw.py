@@ -1,0 +1,442 @@
+"""The pictures drawn: RGB PNGs of their exact size, every glyph in the font, nothing overflowing, same bytes twice."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from collections import deque
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
+from PIL import Image
+
+from bot.pictures import draw as drawing
+from bot.pictures.cards import MatchCard, Moment, Picture, RatingChart, Side, size_of
+from bot.pictures.draw import PIPS, draw, draw_domino, render, to_png
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+LONG_RU = "Анастасия Александровна Ковалёва"
+LONG_PL = "Grzegorz Brzęczyszczykiewicz-Żół"
+WIDE = "Ш" * 32
+"""The widest name there may be: 32 of a broad letter."""
+CLAIM = ((6, 6), (5, 5), (4, 4), (3, 3), (2, 2), (1, 1), (0, 0))
+
+
+def card_ru() -> MatchCard:
+    """A finished Bingo match in Russian, with three moments (bingo, a failed close, a claim of 7 doubles)."""
+    return MatchCard(
+        lang="ru",
+        title="Бинго · классика",
+        subtitle="Матч до 7 очков · 02.12.2026",
+        sides=(Side("Аня", 7, True, "1517 (+17)"), Side(LONG_RU, 3, False, "1483 (−17)")),
+        target=7,
+        deals=((1, 0), (1, 2), (3, 2), (4, 2), (4, 3), (6, 3), (7, 3)),
+        chart_title="Очки по сдачам",
+        deal_label="сдача",
+        target_label="цель 7",
+        moments_title="Моменты матча",
+        moments=(
+            Moment("bingo", "Сдача 2 · Аня: бинго взяло козырный дубль", ((0, 0), (6, 6))),
+            Moment("close", f"Сдача 4 · {LONG_RU}: закрытие не удалось"),
+            Moment("claim", "Сдача 6 · Аня: заявка на 7 дублей сыграла", CLAIM),
+        ),
+        last_trick_title="Последняя взятка",
+    )
+
+
+def card_pl() -> MatchCard:
+    """A finished match of 42 in Polish, with three moments (a bid of 42 made, a claim of 6 doubles, a failed
+    close)."""
+    return MatchCard(
+        lang="pl",
+        title="42 we dwoje · znaczniki",
+        subtitle="Mecz do 7 znaczników · 02.12.2026 · Zażółć gęślą jaźń",
+        sides=(Side(LONG_PL, 4, False, "1490 (−10)"), Side("Łukasz Żółć", 7, True, "1510 (+10)")),
+        target=7,
+        deals=((1, 0), (1, 1), (2, 1), (2, 3), (3, 3), (4, 3), (4, 5), (4, 7)),
+        chart_title="Znaczniki po rozdaniach",
+        deal_label="rozdanie",
+        target_label="cel 7",
+        moments_title="Najważniejsze chwile",
+        moments=(
+            Moment("made42", "Rozdanie 3 · Łukasz Żółć: licytacja 42 ugrana", ((6, 4), (5, 5), (3, 2))),
+            Moment("claim", "Rozdanie 5 · Łukasz Żółć: zgłoszenie 6 dubletów się udało", CLAIM[:6]),
+            Moment("close", f"Rozdanie 7 · {LONG_PL}: zamknięcie się nie udało"),
+        ),
+        last_trick_title="Ostatnia lewa — ĄĆĘŁŃÓŚŹŻ",
+    )
+
+
+CARDS = {"ru": card_ru, "pl": card_pl}
+
+
+def variants(card: MatchCard) -> dict[str, MatchCard]:
+    """The card in each of its layouts."""
+    return {
+        "full": card,
+        "one-moment": replace(card, moments=card.moments[:1]),
+        "two-moments": replace(card, moments=card.moments[1:]),
+        "bare": replace(card, deals=(), moments=()),
+        "last-trick": replace(card, moments=(), last_trick=((6, 5), (5, 1))),
+        "last-trick-no-deals": replace(card, deals=(), moments=(), last_trick=((0, 0), (4, 0))),
+        "moments-no-deals": replace(card, deals=()),
+        "one-deal-unrated": replace(
+            card,
+            deals=((0, 1),),
+            sides=(replace(card.sides[0], rating=None), replace(card.sides[1], rating=None)),
+        ),
+        "wide-names": replace(
+            card,
+            sides=(replace(card.sides[0], name=WIDE, score=249), replace(card.sides[1], name=WIDE, score=250)),
+            target=250,
+            target_label=card.target_label.replace("7", "250"),
+            deals=((120, 130), (249, 250)),
+        ),
+        "tileless-moments": replace(
+            card, moments=(replace(card.moments[0], tiles=()), replace(card.moments[2], tiles=()))
+        ),
+    }
+
+
+def chart(lang: str, count: int) -> RatingChart:
+    """A rating chart of ``count`` values in ``lang``: wins and losses alternating in a fixed pattern."""
+    won = tuple(index % 3 != 1 for index in range(count - 1))
+    ratings = [1500]
+    for index, win in enumerate(won):
+        ratings.append(ratings[-1] + (8 + index % 7 if win else -(10 + index % 5)))
+    title, summary, label = {
+        "ru": ("Рейтинг Аня — в этом чате", "Сейчас {} · лучший {} · {} матчей", "матчи"),
+        "pl": ("Ranking Łukasza Żółcia — na tym czacie", "Teraz {} · najlepszy {} · {} meczów", "mecze"),
+    }[lang]
+    return RatingChart(
+        lang=lang,
+        title=title,
+        ratings=tuple(ratings),
+        won=won,
+        match_label=label,
+        summary=summary.format(ratings[-1], max(ratings), count - 1),
+    )
+
+
+def drawn(picture: Picture) -> bytes:
+    """The picture's PNG; any warning (a glyph missing from the font above all) fails the test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return draw(picture)
+
+
+def image_of(data: bytes) -> Image.Image:
+    """The PNG opened, after checking its signature."""
+    assert data.startswith(PNG_SIGNATURE)
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def assert_picture(picture: Picture) -> np.ndarray:
+    """The picture is an opaque RGB PNG of its size, on the palette's background, not blank; its pixels."""
+    image = image_of(drawn(picture))
+    assert image.format == "PNG"
+    assert image.size == size_of(picture)
+    assert image.mode == "RGB"
+    pixels = np.asarray(image)
+    assert tuple(pixels[2, 2]) == rgb(drawing.BACKGROUND)
+    packed = pixels.astype(np.uint32)
+    colours = np.unique((packed[..., 0] << 16) | (packed[..., 1] << 8) | packed[..., 2])
+    assert len(colours) > 200
+    return pixels
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """A colour as 0..255 channels."""
+    red, green, blue = (round(channel * 255) for channel in to_rgb(colour))
+    return red, green, blue
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two colours."""
+
+    def luminance(colour: str) -> float:
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def texts_of(figure: Figure) -> list[Text]:
+    """Every text drawn on the figure: the canvas's and the charts' texts, axis labels, tick labels."""
+    found: list[Text] = []
+    for ax in figure.axes:
+        found += ax.texts
+        if not ax.axison:
+            continue
+        found += [ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels(), *ax.get_yticklabels()]
+    return [text for text in found if text.get_visible() and text.get_text().strip()]
+
+
+def assert_layout(picture: Picture) -> Figure:
+    """Every text lies inside the picture and clear of every other text and of every domino; the figure."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = render(picture)
+        canvas = figure.canvas
+        assert isinstance(canvas, FigureCanvasAgg)
+        # backend_agg has no type hints.
+        canvas.draw()  # type: ignore[no-untyped-call]
+        renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    width, height = size_of(picture)
+    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in texts_of(figure)]
+    for label, box in boxes:
+        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width and box.y1 <= height, (label, box)
+    tiles = [patch.get_window_extent(renderer) for patch in figure.findobj(Patch) if patch.get_gid() == "domino"]
+    for index, (label, box) in enumerate(boxes):
+        inner = shrunk(box)
+        for other_label, other in boxes[index + 1 :]:
+            assert not inner.overlaps(shrunk(other)), (label, other_label)
+        for tile in tiles:
+            assert not inner.overlaps(tile), (label, tile)
+    return figure
+
+
+def shrunk(box: Bbox) -> Bbox:
+    """The box a pixel smaller on every side: texts that merely touch do not overlap."""
+    return Bbox.from_extents(box.x0 + 1, box.y0 + 1, box.x1 - 1, box.y1 - 1)
+
+
+CARD_CASES = [(lang, variant) for lang in CARDS for variant in variants(CARDS[lang]())]
+
+
+class TestMatchCard:
+    """The match card: every layout, in Russian and in Polish."""
+
+    @pytest.mark.parametrize(("lang", "variant"), CARD_CASES, ids=[f"{lang}-{name}" for lang, name in CARD_CASES])
+    def test_picture(self, lang: str, variant: str) -> None:
+        """An opaque RGB PNG of CARD_SIZE, drawn without a warning, not blank."""
+        assert_picture(variants(CARDS[lang]())[variant])
+
+    @pytest.mark.parametrize(("lang", "variant"), CARD_CASES, ids=[f"{lang}-{name}" for lang, name in CARD_CASES])
+    def test_layout(self, lang: str, variant: str) -> None:
+        """No text leaves the picture, overlaps another or covers a domino."""
+        assert_layout(variants(CARDS[lang]())[variant])
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_deterministic(self, lang: str) -> None:
+        """The same card gives the same bytes, however many pictures were drawn in between."""
+        card = CARDS[lang]()
+        first = drawn(card)
+        drawn(chart(lang, 12))
+        assert drawn(card) == first
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_texts(self, lang: str) -> None:
+        """The title, the names, the scores, the star and the moments' lines are on the card; a long name ends in
+        "…" and its beginning is kept."""
+        card = CARDS[lang]()
+        shown = [text.get_text() for text in texts_of(render(card))]
+        assert card.title in shown
+        assert card.subtitle in shown
+        assert "★" in shown
+        assert {str(side.score) for side in card.sides} <= set(shown)
+        short = next(side.name for side in card.sides if len(side.name) < 20)
+        assert short in shown
+        long = next(side.name for side in card.sides if len(side.name) == 32)
+        cut = [text for text in shown if text.endswith("…") and long.startswith(text[:-1])]
+        assert cut and len(cut[0]) > 10
+        assert card.chart_title in shown
+        assert card.target_label in " ".join(shown)
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_sizes(self, lang: str) -> None:
+        """Names and scores are at least 36 px high, every other text at least 22 px (the card is seen ~360 px
+        wide)."""
+        card = CARDS[lang]()
+        names = [side.name for side in card.sides]
+        scores = [str(side.score) for side in card.sides]
+        figure = render(card)
+        canvas = figure.axes[0].texts
+        for text in texts_of(figure):
+            label = text.get_text()
+            shortened_name = label.endswith("…") and any(name.startswith(label[:-1]) for name in names)
+            on_the_side = text in canvas and (label in names or label in scores or shortened_name)
+            least = 36 if on_the_side else 22
+            assert float(text.get_fontsize()) / drawing.POINTS_PER_PIXEL >= least - 1e-6, label
+
+    def test_latest_moments(self) -> None:
+        """Of more than MOMENTS moments, the latest are shown."""
+        card = card_ru()
+        extra = Moment("made42", "Сдача 1 · самый первый момент")
+        shown = [text.get_text() for text in texts_of(render(replace(card, moments=(extra, *card.moments))))]
+        assert not any("первый" in text for text in shown)
+        assert any("Сдача 6" in text for text in shown)
+
+    def test_wide_names(self) -> None:
+        """Two 32-letter names of the widest letters are both shortened with "…" and fit beside their scores."""
+        card = variants(card_ru())["wide-names"]
+        shown = [text.get_text() for text in texts_of(assert_layout(card))]
+        assert sum(text.startswith("ШШШ") and text.endswith("…") for text in shown) == 2
+
+    def test_glyph_outside_the_font(self) -> None:
+        """An emoji or a joiner in a name is dropped, not drawn as a box with a warning; "$" is not mathtext."""
+        card = replace(card_ru(), sides=(Side("Аня 🎲\u200d✨", 7, True), Side("a$b $x_1$", 3, False)))
+        assert_picture(card)
+        shown = [text.get_text() for text in texts_of(render(card))]
+        assert "Аня ✨" in shown or "Аня" in shown
+        assert "a$b $x_1$" in shown
+
+    def test_missing_glyph_fails(self) -> None:
+        """The check above would notice a missing glyph: matplotlib warns of it, and ``drawn`` makes that an error."""
+        figure = Figure(figsize=(2, 1), dpi=100)
+        FigureCanvasAgg(figure)
+        figure.text(0.1, 0.5, "🎲", fontfamily="DejaVu Sans")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(UserWarning, match="missing from font"):
+                to_png(figure)
+
+    def test_palette_contrast(self) -> None:
+        """Every text colour keeps a WCAG contrast of at least 4.5 on the table and on the panels."""
+        for ground in (drawing.BACKGROUND, drawing.PANEL):
+            for colour in (
+                drawing.TEXT,
+                drawing.MUTED,
+                drawing.ACCENT,
+                *drawing.SEAT_COLOURS,
+                drawing.WIN,
+                drawing.LOSS,
+            ):
+                assert contrast(colour, ground) >= 4.5, (colour, ground)
+        assert contrast(drawing.INK, drawing.IVORY) >= 7
+
+
+CHART_CASES = [(lang, count) for lang in CARDS for count in (2, 3, 12, 50)]
+
+
+class TestRatingChart:
+    """The rating chart: 2 to 50 values, in Russian and in Polish."""
+
+    @pytest.mark.parametrize(("lang", "count"), CHART_CASES)
+    def test_picture(self, lang: str, count: int) -> None:
+        """An opaque RGB PNG of CHART_SIZE, with a marker in the win colour for wins and the loss colour for
+        losses."""
+        picture = chart(lang, count)
+        pixels = assert_picture(picture)
+        for colour, present in ((drawing.WIN, any(picture.won)), (drawing.LOSS, not all(picture.won))):
+            assert bool(np.all(pixels == rgb(colour), axis=2).any()) == present
+
+    @pytest.mark.parametrize(("lang", "count"), CHART_CASES)
+    def test_layout(self, lang: str, count: int) -> None:
+        """No text leaves the picture or overlaps another; the last value is written; ticks are whole matches."""
+        picture = chart(lang, count)
+        figure = assert_layout(picture)
+        shown = [text.get_text() for text in texts_of(figure)]
+        assert str(picture.ratings[-1]) in shown
+        assert picture.title in shown
+        assert picture.summary in shown
+        chart_axes = figure.axes[1]
+        ticks = chart_axes.get_xticks()
+        assert all(float(tick).is_integer() and 0 <= tick <= count - 1 for tick in ticks)
+        low, high = chart_axes.get_ylim()
+        assert low < min(picture.ratings) and max(picture.ratings) < high
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_deterministic(self, lang: str) -> None:
+        """The same chart gives the same bytes."""
+        assert drawn(chart(lang, 50)) == drawn(chart(lang, 50))
+
+
+def domino_pixels(tile: tuple[int, int], *, vertical: bool, face_down: bool = False, y_down: bool = True) -> np.ndarray:
+    """One domino of short side 60 drawn alone at the centre of a white picture, in axes of one unit a pixel."""
+    width, height = (100, 160) if vertical else (160, 100)
+    figure = Figure(figsize=(width / 100, height / 100), dpi=100)
+    FigureCanvasAgg(figure)
+    ax = figure.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim((height, 0) if y_down else (0, height))
+    ax.set_axis_off()
+    draw_domino(ax, width / 2, height / 2, tile, size=60, vertical=vertical, face_down=face_down)
+    return np.asarray(image_of(to_png(figure)))
+
+
+def blobs(mask: np.ndarray) -> int:
+    """How many 4-connected regions of True there are."""
+    seen = np.zeros_like(mask)
+    count = 0
+    rows, columns = mask.shape
+    for start in zip(*np.nonzero(mask), strict=True):
+        if seen[start]:
+            continue
+        count += 1
+        seen[start] = True
+        queue = deque([start])
+        while queue:
+            row, column = queue.popleft()
+            for near in ((row + 1, column), (row - 1, column), (row, column + 1), (row, column - 1)):
+                if 0 <= near[0] < rows and 0 <= near[1] < columns and mask[near] and not seen[near]:
+                    seen[near] = True
+                    queue.append(near)
+    return count
+
+
+def ink(pixels: np.ndarray) -> np.ndarray:
+    """Where the picture is about the colour of a domino's pips and border (not its back, not its shadow)."""
+    return np.asarray(pixels.max(axis=2) < 90)
+
+
+def pips_on_halves(pixels: np.ndarray, *, vertical: bool) -> tuple[int, int]:
+    """The dark dots on the first (left or top) and second half of a domino drawn by ``domino_pixels``."""
+    dark = ink(pixels)
+    if vertical:
+        dark = dark.T
+    # The face without its border (6 px in) and without the dividing line (5 px either side of the middle).
+    middle = dark.shape[1] // 2
+    first = dark[26:74, 26 : middle - 5]
+    second = dark[26:74, middle + 5 : 134]
+    return blobs(first), blobs(second)
+
+
+TILES = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 0)]
+
+
+class TestDomino:
+    """A domino: an ivory tile with a dividing line and the classic pips, or a plain back when face down."""
+
+    def test_pip_patterns(self) -> None:
+        """Each value 0..6 has that many pips, all different, laid out symmetrically about the half's centre."""
+        for value, pips in PIPS.items():
+            assert len(pips) == len(set(pips)) == value
+            assert {(-u, -v) for u, v in pips} == set(pips)
+            assert all(abs(u) <= 1 and abs(v) <= 1 for u, v in pips)
+
+    @pytest.mark.parametrize("y_down", [True, False])
+    @pytest.mark.parametrize("vertical", [False, True])
+    @pytest.mark.parametrize("tile", TILES)
+    def test_pips_drawn(self, tile: tuple[int, int], vertical: bool, y_down: bool) -> None:
+        """The first value's pips are on the left (or top) half, the second's on the other, whichever way y runs."""
+        pixels = domino_pixels(tile, vertical=vertical, y_down=y_down)
+        assert pips_on_halves(pixels, vertical=vertical) == tile
+
+    def test_divider_and_border(self) -> None:
+        """A line crosses the middle of the face, and the border is dark all round."""
+        pixels = domino_pixels((0, 0), vertical=False)
+        dark = ink(pixels)
+        assert dark[30:70, 78:82].any(axis=1).all()
+        assert dark[50, 15:25].any() and dark[50, 135:145].any()
+        assert dark[15:25, 80].any() and dark[75:85, 80].any()
+        assert tuple(pixels[50, 50]) == rgb(drawing.IVORY)
+
+    @pytest.mark.parametrize("vertical", [False, True])
+    def test_face_down(self, vertical: bool) -> None:
+        """A face-down domino shows its back colour and no pips, whatever tile it hides."""
+        pixels = domino_pixels((6, 6), vertical=vertical, face_down=True)
+        assert not np.all(pixels == rgb(drawing.IVORY), axis=2).any()
+        assert np.all(pixels == rgb(drawing.BACK), axis=2).sum() > 1000
+        assert pips_on_halves(pixels, vertical=vertical) == (0, 0)

@@ -1,0 +1,76 @@
+"""The README's pictures: a match card and a rating chart, from seeded matches played through the real service.
+
+    python3 dev.py pictures          # write docs/match-card.png and docs/rating-chart.png
+
+Two players (the computer's ``normal`` level plays both seats, seeded) play a
+run of Bingo matches in one group through ``MatchService`` on fakeredis, so the
+match log, the ratings and the rating log are what the bot keeps; the card is
+the last match's that had a moment, the
+chart the first player's rating in that group, both in Russian, drawn by the
+bot's own ``bot.pictures`` code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+import fakeredis
+
+from bot.i18n import I18n
+from bot.pictures import build
+from bot.pictures.draw import draw
+from bot.services.matches import MatchService
+from bot.services.models import Player
+from engine.ai import choose
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+CARD = DOCS / "match-card.png"
+CHART = DOCS / "rating-chart.png"
+CHAT = -100123
+ANYA = Player(id=1, name="Аня")
+PIOTR = Player(id=2, name="Piotr Łukaszewicz")
+MATCHES = 9
+SEED = 7
+
+
+async def pictures(seed: int = SEED) -> tuple[bytes, bytes]:
+    """The card of the last of ``MATCHES`` seeded matches (one with moments) and Аня's rating chart."""
+    service = MatchService(fakeredis.FakeAsyncRedis(), prefix="readme")
+    tr = I18n()["ru"]
+    rng = random.Random(seed)
+    card = None
+    for number in range(MATCHES):
+        creator, joiner = (ANYA, PIOTR) if number % 2 == 0 else (PIOTR, ANYA)
+        challenge = await service.open_challenge(CHAT, creator, "bingo", "ru")
+        record = await service.accept(challenge.id, joiner, seed=seed * 100 + number)
+        match = record.match()
+        while not match.is_over:
+            seat = match.turn
+            assert seat is not None
+            action = choose("normal", match.deal.view(seat), rng)
+            result = await service.submit(record.id, record.players[seat].id, action, version=record.version)
+            record, match = result.record, result.match
+        summary = (await service.messages(record.id)).summary
+        assert summary is not None
+        if card is None or any(line.m for line in record.log):
+            card = build.match_card(tr, record, summary)
+    assert card is not None
+    chart = build.rating_chart(tr, ANYA.name, await service.rating_log(ANYA.id, CHAT), in_chat=True)
+    assert chart is not None
+    return draw(card), draw(chart)
+
+
+def main(argv: list[str]) -> int:
+    card, chart = asyncio.run(pictures())
+    DOCS.mkdir(exist_ok=True)
+    CARD.write_bytes(card)
+    CHART.write_bytes(chart)
+    print(f"wrote {CARD.relative_to(DOCS.parent)} and {CHART.relative_to(DOCS.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
