@@ -541,8 +541,9 @@ class Delivery:
         if summary.winner is not None and record.chat_id != player.id:
             tr = self.i18n[record.lang]
             text = render.private_result_text(tr, record, summary, seat)
+            quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
             try:
-                await self._card(record, summary, player.id, text, tr, silent=True)
+                await self._card(record, summary, player.id, text, tr, silent=quiet)
             except TelegramForbiddenError as exc:
                 await self._player_gone(record, seat, exc)
                 return
