@@ -21,6 +21,7 @@ import fakeredis
 
 from bot.i18n import I18n
 from bot.pictures import build
+from bot.pictures.cards import MatchCard, RatingChart
 from bot.pictures.draw import draw
 from bot.services.matches import MatchService
 from bot.services.models import Player
@@ -36,8 +37,8 @@ MATCHES = 9
 SEED = 7
 
 
-async def pictures(seed: int = SEED) -> tuple[bytes, bytes]:
-    """The card of the last of ``MATCHES`` seeded matches (one with moments) and Аня's rating chart."""
+async def pictures(seed: int = SEED) -> tuple[MatchCard, RatingChart]:
+    """The card of the last of ``MATCHES`` seeded matches that had a moment, and Аня's rating chart."""
     service = MatchService(fakeredis.FakeAsyncRedis(), prefix="readme")
     tr = I18n()["ru"]
     rng = random.Random(seed)
@@ -60,14 +61,14 @@ async def pictures(seed: int = SEED) -> tuple[bytes, bytes]:
     assert card is not None
     chart = build.rating_chart(tr, ANYA.name, await service.rating_log(ANYA.id, CHAT), in_chat=True)
     assert chart is not None
-    return draw(card), draw(chart)
+    return card, chart
 
 
 def main(argv: list[str]) -> int:
     card, chart = asyncio.run(pictures())
     DOCS.mkdir(exist_ok=True)
-    CARD.write_bytes(card)
-    CHART.write_bytes(chart)
+    CARD.write_bytes(draw(card))
+    CHART.write_bytes(draw(chart))
     print(f"wrote {CARD.relative_to(DOCS.parent)} and {CHART.relative_to(DOCS.parent)}")
     return 0
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tests import readme_screens
+from PIL import Image
+
+from bot.pictures.cards import CARD_SIZE, CHART_SIZE
+from tests import readme_pictures, readme_screens
 
 
 class TestReadmeScreens:
@@ -21,3 +24,20 @@ class TestReadmeScreens:
         ):
             assert section.count(title) == 1
         assert section.count("```text") == 8
+
+
+class TestReadmePictures:
+    """The README shows one match card and one rating chart, drawn by ``python3 dev.py pictures``."""
+
+    def test_shown_and_valid(self) -> None:
+        text = readme_screens.README.read_text(encoding="utf-8")
+        for path, size in ((readme_pictures.CARD, CARD_SIZE), (readme_pictures.CHART, CHART_SIZE)):
+            assert f"]({path.relative_to(readme_screens.README.parent)})" in text
+            with Image.open(path) as image:
+                assert (image.format, image.size, image.mode) == ("PNG", size, "RGB")
+
+    async def test_from_seeded_matches(self) -> None:
+        """The script's matches give a card with a moment and a chart of every match."""
+        card, chart = await readme_pictures.pictures()
+        assert card.moments and len(card.deals) >= 2 and any(side.winner for side in card.sides)
+        assert len(chart.ratings) == readme_pictures.MATCHES + 1

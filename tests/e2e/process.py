@@ -61,6 +61,7 @@ SETTING_NAMES = frozenset(
         "TURN_TIMEOUT",
         "CLAIM_AFTER",
         "CLOCK_FILE",
+        "PICTURES",
         "WEBHOOK_URL",
         "WEBHOOK_SECRET",
         "WEBHOOK_HOST",
