@@ -1,7 +1,9 @@
 """Draws pictures in a worker process: the event loop never waits on matplotlib.
 
 One worker process (started at the first picture, with ``spawn``: it imports
-matplotlib and the drawing code, never the bot) draws one picture at a time.
+matplotlib and the drawing code, never the bot; the bot's main module must
+import without side effects, as ``python -m bot``'s does) draws one picture at
+a time, and exits when the bot is gone, however it ended.
 A picture that fails to draw, a worker that dies, or one that takes longer
 than ``timeout`` gives ``None``: the caller sends its text alone. A worker
 that timed out or died is replaced at the next picture. The last few
@@ -17,7 +19,10 @@ import html
 import importlib
 import logging
 import multiprocessing
+import os
 import re
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +48,22 @@ def caption_fits(caption: str) -> bool:
     return len(html.unescape(re.sub(r"<[^>]*>", "", caption))) <= CAPTION_LIMIT
 
 
+PARENT_CHECK = 0.5
+"""Seconds between the worker's looks at whether the bot that started it still runs."""
+
+
+def watch_parent(parent: int) -> None:
+    """Run in the worker as it starts: exit once the bot that started it is gone (a bot killed with SIGKILL
+    closes nothing, and a worker waiting for its next picture would wait for ever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def draw_in_worker(draw: str, picture: Picture) -> bytes:
     """Run in the worker: the drawing function named ``module:function`` on ``picture``."""
     module, _, name = draw.partition(":")
@@ -66,7 +87,12 @@ class Painter:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     async def png(self, picture: Picture, key: str | None = None) -> bytes | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -113,3 +115,43 @@ class TestPainter:
             assert again is not None and again != first
         finally:
             await painter.close()
+
+
+BOT_KILLED = """
+import asyncio, os, signal
+from bot.pictures.cards import RatingChart
+from bot.pictures.painter import Painter
+
+async def main():
+    painter = Painter(draw="tests.bot.painter_helpers:pid")
+    chart = RatingChart(lang="ru", title="", ratings=(1, 2), won=(True,), match_label="", summary="")
+    print((await painter.png(chart)).decode(), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+class TestWorkerLifetime:
+    """The worker never outlives the bot."""
+
+    async def test_the_worker_exits_when_the_bot_is_killed(self, tmp_path: Path) -> None:
+        """A bot killed with SIGKILL leaves no worker behind (it would wait for its next picture for ever)."""
+        script = tmp_path / "bot_killed.py"
+        script.write_text(BOT_KILLED)
+        root = Path(__file__).resolve().parents[2]
+        out = tmp_path / "out"
+        with out.open("w") as stdout:  # a file, not a pipe: a worker left behind would hold a pipe open
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, str(script), cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, stdout=stdout
+            )
+            assert await process.wait() == -signal.SIGKILL
+        worker = int(out.read_text())
+        try:
+            async with asyncio.timeout(30):
+                while running(worker):
+                    await asyncio.sleep(0.05)
+        finally:
+            if running(worker):
+                os.kill(worker, signal.SIGKILL)
