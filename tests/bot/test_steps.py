@@ -161,6 +161,12 @@ class TestDue:
         assert await service.settle(record.id, group_gone=False, blocked=(True, True)) is False  # the table
         v = result.record.version
         await service.shown(record.id, tv=v, p0v=v, p1v=v)
+        # Each player's copy of the match card is still to go (a seat that gets none need not wait for it).
+        assert not await service.settle(record.id, group_gone=False, blocked=(False, False))
+        await service.shown(record.id, c0=1)
+        assert not await service.settle(record.id, group_gone=False, blocked=(False, False))
+        assert (await service.messages(record.id)).cards == (True, False)
+        await service.shown(record.id, c1=1)
         assert await service.settle(record.id, group_gone=False, blocked=(False, False))
         assert await service.redis.zrange(due, 0, -1) == []
 

@@ -665,6 +665,11 @@ class FakeTelegram:
         found = self.chat_messages(chat_id)
         return found[-1] if found else None
 
+    def last_text(self, chat_id: int) -> Sent | None:
+        """The chat's newest message that is not a picture."""
+        found = [m for m in self.chat_messages(chat_id) if m.photo is None]
+        return found[-1] if found else None
+
     def calls_to(
         self, chat_id: int, methods: tuple[str, ...] = ("sendMessage", "sendPhoto", "editMessageText")
     ) -> list[Call]:

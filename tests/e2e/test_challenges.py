@@ -260,7 +260,10 @@ class TestSurrender:
         assert record.status is Status.FINISHED and record.finish is Finish.SURRENDER and record.winner == 1
         await fake.wait_for(lambda: not panel_of(fake, ANN) and not panel_of(fake, BOB), what="panels without buttons")
         for user in (ANN, BOB):
-            assert tr("panel-match-over") in fake.chat_messages(user.id)[-1].text
+            last = fake.last_text(user.id)
+            assert last is not None and tr("panel-match-over") in last.text
+            # The match card follows in private.
+            await fake.wait_for(lambda u=user: fake.chat_messages(u.id)[-1].photo, what="the card")
         await invariants.all_well(fake)
 
     async def test_kept(self, fake: FakeTelegram, surrender_scene: SurrenderScene) -> None:

@@ -60,7 +60,8 @@ class Scene:
         return [m.text for m in self.fake.chat_messages(GROUP)]
 
     def private_texts(self, user: FakeUser) -> list[str]:
-        return [m.text for m in self.fake.chat_messages(user.id)]
+        """The texts of the user's private chat (not the captions of pictures)."""
+        return [m.text for m in self.fake.chat_messages(user.id) if m.photo is None]
 
     def reminders(self, user: FakeUser) -> tuple[int, int]:
         """How many reminders ``user`` got in private, and how many lines naming them the group got."""

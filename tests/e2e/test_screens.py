@@ -6,6 +6,7 @@ import asyncio
 import random
 from html import escape
 
+from bot import render
 from tests.e2e import invariants, screens
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import ask, new_match, panel_of, play, play_to_end, playable, start_bot
@@ -64,9 +65,14 @@ class TestChatsThatChange:
             assert (await app.service.stats(winner.id)).won == 1
             refused = [c for c in fake.calls if c.status == 403 and str(c.params.get("chat_id")) == str(GROUP)]
             assert 1 <= len(refused) <= 3, "the bot keeps writing to a group that removed it"
-            for user in (ANN, BOB):
-                last = fake.chat_messages(user.id)[-1]
+            summary = (await app.service.messages(match_id)).summary
+            assert summary is not None
+            for seat, user in enumerate((ANN, BOB)):
+                # The last panel says the match is over; the card still comes, in private.
+                *_, last, card = fake.chat_messages(user.id)
                 assert app.presenter.i18n["ru"]("panel-match-over") in last.text
+                assert card.photo is not None
+                assert card.text == render.private_result_text(app.presenter.i18n["ru"], record, summary, seat)
 
     async def test_player_blocks_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """403 from a player: the opponent and the group are told once; unblocking and /hand resumes."""
