@@ -497,8 +497,9 @@ class Delivery:
                 lines.append(rating)
             await self._card(record, messages.summary, chat, "\n".join(lines), tr)
 
-    async def _card(self, record: MatchRecord, summary: Summary, chat: int, caption: str, tr: Translator,
-                    *, silent: bool = False) -> None:  # fmt: skip
+    async def _card(
+        self, record: MatchRecord, summary: Summary, chat: int, caption: str, tr: Translator, *, silent: bool = False
+    ) -> None:
         """The match card with its caption; the caption alone when pictures are off or the card cannot be drawn
         or sent (a 429 is waited out, a 403 reaches the caller)."""
         png = None
