@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import time
 from pathlib import Path
 
 from bot.pictures.cards import Picture, RatingChart
+
+
+async def appears(path: Path, timeout: float = 60.0) -> None:
+    """(In the test) wait until another process creates ``path``."""
+    async with asyncio.timeout(timeout):
+        while not path.exists():
+            await asyncio.sleep(0.01)
 
 
 def pid(picture: Picture) -> bytes:

@@ -11,16 +11,10 @@ from pathlib import Path
 
 from bot.pictures.cards import RatingChart
 from bot.pictures.painter import Painter
+from tests.bot.painter_helpers import appears
 
 CHART = RatingChart(lang="ru", title="", ratings=(1500, 1516), won=(True,), match_label="", summary="")
 HELPERS = "tests.bot.painter_helpers"
-
-
-async def appears(path: Path, timeout: float = 60.0) -> None:
-    """Wait until another process creates ``path``."""
-    async with asyncio.timeout(timeout):
-        while not path.exists():
-            await asyncio.sleep(0.01)
 
 
 def running(pid: int) -> bool:

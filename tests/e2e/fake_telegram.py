@@ -462,6 +462,15 @@ class FakeTelegram:
         error = html_error(p["text"]) if p.get("parse_mode") == "HTML" else None
         return None if error is None else self._error(400, f"Bad Request: {error}")
 
+    def _store(self, sent: Sent) -> tuple[int, dict[str, Any]]:
+        """Keep a message the bot sent; Telegram's answer to it."""
+        sent.history.append(sent.text)
+        sent.markups.append(sent.reply_markup)
+        self.messages[(sent.chat_id, sent.message_id)] = sent
+        self._chats.setdefault(sent.chat_id, {})[sent.message_id] = sent
+        self._changed(sent.chat_id)
+        return self._ok(self._message_dict(sent))
+
     def _m_sendMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         chat_id = int(p["chat_id"])
         if chat_id > 0 and chat_id not in self.started:
@@ -469,12 +478,7 @@ class FakeTelegram:
         if bad := self._bad_html(p):
             return bad
         sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"))
-        sent.history.append(sent.text)
-        sent.markups.append(sent.reply_markup)
-        self.messages[(chat_id, sent.message_id)] = sent
-        self._chats.setdefault(chat_id, {})[sent.message_id] = sent
-        self._changed(chat_id)
-        return self._ok(self._message_dict(sent))
+        return self._store(sent)
 
     def _m_sendPhoto(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """As Telegram: a picture uploaded as a file, with a caption of at most 1024 characters (HTML checked);
@@ -495,12 +499,7 @@ class FakeTelegram:
         if len(html.unescape(TAG.sub("", caption))) > 1024:
             return self._error(400, "Bad Request: message caption is too long")
         sent = Sent(chat_id, next(self._message_ids), caption, p.get("reply_markup"), photo=photo)
-        sent.history.append(sent.text)
-        sent.markups.append(sent.reply_markup)
-        self.messages[(chat_id, sent.message_id)] = sent
-        self._chats.setdefault(chat_id, {})[sent.message_id] = sent
-        self._changed(chat_id)
-        return self._ok(self._message_dict(sent))
+        return self._store(sent)
 
     def _m_editMessageText(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         key = (int(p["chat_id"]), int(p["message_id"]))

@@ -3,15 +3,16 @@ text alone whenever a picture cannot be drawn or sent."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from bot import render
+from bot.app import App
 from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from bot.pictures.painter import Painter
 from bot.services.models import MatchRecord, Summary
+from tests.bot.painter_helpers import appears
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
@@ -34,23 +35,14 @@ CEZ = FakeUser(1003, "Cezary Żółć", "cez", "pl")
 HELPERS = "tests.bot.painter_helpers"
 
 
-async def appears(path: Path, timeout: float = 60.0) -> None:
-    """Wait until another process creates ``path``."""
-    async with asyncio.timeout(timeout):
-        while not path.exists():
-            await asyncio.sleep(0.01)
+def painter_of(app: App) -> Painter:
+    assert app.painter is not None
+    return app.painter
 
 
-def painter_of(app: object) -> Painter:
-    painter = getattr(app, "painter", None)
-    assert isinstance(painter, Painter)
-    return painter
-
-
-async def ended(app: object, match_id: str) -> tuple[MatchRecord, Summary]:
-    service = getattr(app, "service")  # noqa: B009 (the App, typed loosely here)
-    record, _ = await service.get(match_id)
-    summary = (await service.messages(match_id)).summary
+async def ended(app: App, match_id: str) -> tuple[MatchRecord, Summary]:
+    record, _ = await app.service.get(match_id)
+    summary = (await app.service.messages(match_id)).summary
     assert summary is not None
     return record, summary
 
@@ -61,12 +53,12 @@ def result_of(fake: FakeTelegram, chat_id: int, text: str) -> Sent:
     return found
 
 
-async def surrendered(fake: FakeTelegram, app: object, loser: FakeUser, winner: FakeUser) -> tuple[str, str]:
+async def surrendered(fake: FakeTelegram, app: App, loser: FakeUser, winner: FakeUser) -> tuple[str, str]:
     """A match in the group that ``loser`` gives up at once; its id and the result's text as the group reads it."""
     match_id = await new_match(fake, loser, winner, GROUP)
     await surrender(fake, loser, GROUP, match_id)
     record, summary = await ended(app, match_id)
-    tr = getattr(app, "presenter").i18n["ru"]  # noqa: B009
+    tr = app.presenter.i18n["ru"]
     rating = render.rating_text(tr, record, summary)
     return match_id, render.match_result_text(tr, record, summary) + ("" if rating is None else "\n" + rating)
 
