@@ -22,6 +22,11 @@ def plain_name(record: MatchRecord, seat: int) -> str:
     return render.clip(record.players[seat].name, NAME_LIMIT)
 
 
+def side_name(tr: Translator, record: MatchRecord, seat: int) -> str:
+    """A player's name on the card: the computer is "Компьютер" (its level goes under it)."""
+    return tr("card-computer") if record.players[seat].computer else plain_name(record, seat)
+
+
 def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCard:
     """The card of a finished (or abandoned) match."""
     winner = summary.winner
@@ -30,8 +35,11 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
         change = summary.rating_change
         ratings[winner] = tr("card-rating", rating=str(summary.ratings[0]), change=render.signed(change))
         ratings[1 - winner] = tr("card-rating", rating=str(summary.ratings[1]), change=render.signed(-change))
+    for seat, player in enumerate(record.players):
+        if player.level is not None:  # the computer: its level where a person's rating goes
+            ratings[seat] = tr("card-level", level=tr(f"level-{player.level}"))
     sides = tuple(
-        Side(name=plain_name(record, seat), score=summary.score[seat], winner=winner == seat, rating=ratings[seat])
+        Side(name=side_name(tr, record, seat), score=summary.score[seat], winner=winner == seat, rating=ratings[seat])
         for seat in (0, 1)
     )
     target = record.deal.t
