@@ -21,7 +21,7 @@ def running(pid: int) -> bool:
     """Whether the process runs (a killed one not yet reaped is a zombie: not running)."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before the open, or between the open and the read
         return False
     return "State:\tZ" not in status
 
