@@ -24,6 +24,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -75,9 +76,18 @@ def draw_in_worker(draw: str, picture: Picture) -> bytes:
 
 
 class Painter:
-    def __init__(self, *, draw: str = DRAW, timeout: float = TIMEOUT, kept: int = KEPT) -> None:
+    def __init__(
+        self,
+        *,
+        draw: str = DRAW,
+        timeout: float = TIMEOUT,
+        kept: int = KEPT,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.draw = draw
         self.timeout = timeout
+        self.sleep = sleep
+        """How the timeout is waited (the bot's clock: a test moves it)."""
         self.kept = kept
         self._pool: ProcessPoolExecutor | None = None
         self._done: OrderedDict[str, bytes] = OrderedDict()
@@ -124,8 +134,17 @@ class Painter:
     async def _draw(self, picture: Picture) -> bytes | None:
         pool = self._executor()
         loop = asyncio.get_running_loop()
+        drawing = loop.run_in_executor(pool, draw_in_worker, self.draw, picture)
+        timer = asyncio.ensure_future(self.sleep(self.timeout))
         try:
-            return await asyncio.wait_for(loop.run_in_executor(pool, draw_in_worker, self.draw, picture), self.timeout)
+            await asyncio.wait((drawing, timer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+        try:
+            if not drawing.done():
+                drawing.cancel()
+                raise TimeoutError
+            return drawing.result()
         except TimeoutError:
             log.warning("drawing a %s took over %s s: sent as text; the worker is replaced",
                         type(picture).__name__, self.timeout)  # fmt: skip

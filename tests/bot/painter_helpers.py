@@ -36,11 +36,6 @@ def die(picture: Picture) -> bytes:
     raise AssertionError("killed")
 
 
-def hang(picture: Picture) -> bytes:
-    while True:
-        time.sleep(1)
-
-
 def held(picture: Picture) -> bytes:
     """The real drawing, once the file that ``PAINTER_HOLD`` names exists (``<it>.started`` says it waits)."""
     from bot.pictures.draw import draw

@@ -90,26 +90,32 @@ class TestPainter:
         finally:
             await painter.close()
 
-    async def test_a_hung_worker_is_stopped(self) -> None:
+    async def test_a_hung_worker_is_stopped(self, tmp_path: Path) -> None:
         """A drawing longer than the timeout gives None, and its worker is killed."""
-        painter = Painter(draw=f"{HELPERS}:hang", timeout=3.0)
+        expired = asyncio.Event()
+
+        async def sleep(seconds: float) -> None:  # the timeout runs out when the test says so
+            await expired.wait()
+
+        painter = Painter(draw=f"{HELPERS}:pid", sleep=sleep)
+        flag = tmp_path / "never"
         try:
-            # The first picture waits for the worker's start too: let it start on a quick one.
-            painter.draw = f"{HELPERS}:pid"
-            first = await painter.png(CHART)
-            assert first is not None
-            painter.draw = f"{HELPERS}:hang"
-            assert await painter.png(CHART) is None
+            drawing = asyncio.create_task(painter.png(replace(CHART, title=str(flag))))
+            await appears(Path(f"{flag}.started"))  # the worker is in the drawing (and stays: no flag comes)
+            worker = int(Path(f"{flag}.started").read_text())
+            assert not drawing.done()
+            expired.set()
+            assert await drawing is None
             assert painter.failures == 1 and painter.workers() == []
             async with asyncio.timeout(10):  # SIGKILL takes effect at once; the kernel's bookkeeping a moment later
-                while running(int(first)):
+                while running(worker):
                     await asyncio.sleep(0.01)
-            painter.draw = f"{HELPERS}:pid"
-            again = await painter.png(CHART)
-            assert again is not None and again != first
+            expired.clear()
+            flag.touch()
+            again = await asyncio.wait_for(painter.png(replace(CHART, title=str(flag))), 60)
+            assert again is not None and int(again) != worker
         finally:
             await painter.close()
-
 
 BOT_KILLED = """
 import asyncio, os, signal
