@@ -35,6 +35,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat, TelegramRetryAfter
 
@@ -128,6 +129,8 @@ class Delivery:
         """The newest version of each match (the most recent ``SHOWN_MATCHES``) this process showed."""
         self._shown_at: dict[str, float] = {}
         """When each of those was last shown (``time``)."""
+        self._settling: set[asyncio.Task[Any]] = set()
+        """Lanes settling their match (its job is gone already): ``idle`` waits for them too."""
         self._sweeper: asyncio.Task[None] | None = None
         self._heart: asyncio.Task[None] | None = None
         self._closed = False
@@ -259,9 +262,10 @@ class Delivery:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def idle(self) -> None:
-        """Wait until no lane has work (tests)."""
+        """Wait until no lane has work and no match is being settled (tests)."""
         while True:
             tasks = [t for job in self._jobs.values() for t in job.tasks.values() if not t.done()]
+            tasks += [t for t in self._settling if not t.done()]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -318,8 +322,14 @@ class Delivery:
                     await asyncio.wait_for(self.service.leave_lane(match_id, name, self.token, 0.001), 2)
         if all(t.done() or t is asyncio.current_task() for t in job.tasks.values()) and not any(job.dirty.values()):
             self._jobs.pop(match_id, None)
-            with contextlib.suppress(StorageUnavailable, Rejected):
-                await self._settle(match_id)
+            settling = asyncio.current_task()
+            assert settling is not None
+            self._settling.add(settling)
+            try:
+                with contextlib.suppress(StorageUnavailable, Rejected):
+                    await self._settle(match_id)
+            finally:
+                self._settling.discard(settling)
 
     def _snapshot(self, match_id: str, job: _Job, lane: Lane) -> Screens | None:
         """The snapshot the lane's pass may start from (``kick``), if any."""

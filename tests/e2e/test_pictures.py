@@ -13,7 +13,7 @@ from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from bot.pictures.painter import Painter
 from bot.services.models import MatchRecord, Summary
 from tests.bot.painter_helpers import appears
-from tests.e2e import invariants, screens
+from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
     ask,
@@ -125,7 +125,7 @@ class TestMatchCard:
             tr = app.presenter.i18n["ru"]
             for seat, user in enumerate((ANN, BOB)):
                 assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo is None
-            await screens.assert_screens_caught_up(fake, app.service, match_id)
+            assert match_id not in await app.service.screens_due()  # settled(): the settle included
             painter_of(app).draw = "bot.pictures.draw:draw"
             _, text = await surrendered(fake, app, BOB, ANN)
             await app.settled()
@@ -172,7 +172,7 @@ class TestMatchCard:
             assert result_of(fake, GROUP, render.match_result_text(tr, record, summary) + f"\n{rating}").photo
             for seat, user in enumerate((ANN, BOB)):
                 assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo
-            await screens.assert_screens_caught_up(fake, app.service, match_id)
+            assert match_id not in await app.service.screens_due()  # settled(): the settle included
 
 
 class TestRatingChart:

@@ -1,0 +1,41 @@
+"""Delivery.idle waits for the settle that ends a match's delivery (tests rely on it to read the due set)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.services.matches import MatchService
+from bot.services.models import Player
+from tests.e2e.conftest import running_bot
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+
+GROUP = -100901
+ANN = FakeUser(1001, "Ann", "ann", "ru")
+BOB = FakeUser(1002, "Bob", "bob", "ru")
+
+
+class TestIdle:
+    async def test_idle_waits_for_the_settle(self, fake: FakeTelegram, prefix: str, outside: MatchService) -> None:
+        """The lanes are done and the match's job is gone, but its settle still runs: idle waits for it."""
+        fake.started.update({ANN.id, BOB.id})
+        async with running_bot(fake, prefix) as app:
+            go = asyncio.Event()
+            settle = app.service.settle
+
+            async def held(*args: Any, **kwargs: Any) -> bool:
+                await go.wait()
+                return await settle(*args, **kwargs)
+
+            app.service.settle = held  # type: ignore[method-assign]
+            challenge = await outside.open_challenge(GROUP, Player(id=ANN.id, name="Ann"), "bingo", "ru")
+            record = await outside.accept(challenge.id, Player(id=BOB.id, name="Bob"))
+            app.delivery.kick(record.id)
+            await fake.wait_for(lambda: not app.delivery._jobs, what="the lanes to be done")
+            idle = asyncio.create_task(app.delivery.idle())
+            for _ in range(100):
+                await asyncio.sleep(0)
+            assert not idle.done() and record.id in await outside.screens_due()
+            go.set()
+            await idle
+            assert record.id not in await outside.screens_due()
