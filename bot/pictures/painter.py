@@ -92,6 +92,8 @@ class Painter:
         self._pool: ProcessPoolExecutor | None = None
         self._done: OrderedDict[str, bytes] = OrderedDict()
         self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
+        self._stopping: set[asyncio.Future[None]] = set()
+        """Pools being shut down (``_replace``)."""
         self.failures = 0
         """Pictures that could not be drawn since the start (a test and the logs look at it)."""
 
@@ -164,7 +166,11 @@ class Painter:
         for process in list((getattr(pool, "_processes", None) or {}).values()):
             with contextlib.suppress(Exception):
                 process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # The pool's own thread winds down in a thread of ours, waited for by ``close``: left to the
+        # interpreter's exit, it races the exit's wake-up of that thread (Python 3.11 then prints an OSError).
+        stopping = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
+        self._stopping.add(stopping)
+        stopping.add_done_callback(self._stopping.discard)
 
     def workers(self) -> list[int]:
         """The worker's process id, if one runs (tests)."""
@@ -176,3 +182,4 @@ class Painter:
         pool, self._pool = self._pool, None
         if pool is not None:
             self._replace(pool)
+        await asyncio.gather(*self._stopping, return_exceptions=True)
