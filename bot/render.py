@@ -7,6 +7,7 @@ names are escaped.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import math
 from html import escape
@@ -62,6 +63,11 @@ def duration(tr: Translator, seconds: float) -> str:
     if whole >= 60:
         return tr("duration", unit="m", n=round(whole / 60))
     return tr("duration", unit="s", n=whole)
+
+
+def date(when: float) -> str:
+    """A day as players read it: 02.12.2026 (UTC)."""
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%d.%m.%Y")
 
 
 def clock_text(tr: Translator, seconds: int) -> str:

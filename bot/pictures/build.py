@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
-
 from bot import render
 from bot.i18n import Translator
 from bot.pictures.cards import MOMENTS, Domino, MatchCard, Moment, RatingChart, Side
@@ -11,10 +9,6 @@ from bot.services.models import DealLine, MatchRecord, RatingPoint, Summary
 
 NAME_LIMIT = 32
 """Characters of a name a picture shows (it shortens a longer one to fit)."""
-
-
-def date(when: float) -> str:
-    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%d.%m.%Y")
 
 
 def plain_name(record: MatchRecord, seat: int) -> str:
@@ -44,6 +38,7 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
     )
     target = record.deal.t
     loser = plain_name(record, 1 - winner) if winner is not None else ""
+    finish = {"how": summary.finish.value, "loser": loser, "target": target, "date": render.date(summary.finished)}
     running = [0, 0]
     deals: list[tuple[int, int]] = []
     for line in record.log:
@@ -54,7 +49,7 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
     return MatchCard(
         lang=tr.lang,
         title=render.game_name(tr, summary.preset),
-        subtitle=tr("card-subtitle", how=summary.finish.value, loser=loser, target=target, date=date(summary.finished)),
+        subtitle=tr("card-subtitle", **finish),
         sides=(sides[0], sides[1]),
         target=target,
         deals=tuple(deals),

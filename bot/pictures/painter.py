@@ -110,52 +110,47 @@ class Painter:
     async def png(self, picture: Picture, key: str | None = None) -> bytes | None:
         """The picture as PNG, or None when it could not be drawn in time. ``key``: the same picture asked for
         again (or meanwhile) under it is drawn once."""
-        if key is not None:
-            if (kept := self._done.get(key)) is not None:
-                self._done.move_to_end(key)
-                return kept
-            if (drawing := self._drawing.get(key)) is not None:
-                return await asyncio.shield(drawing)
-        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
-        if key is not None:
-            self._drawing[key] = future
-        try:
-            png = await self._draw(picture)
-            future.set_result(png)
-        finally:
-            if not future.done():
-                future.set_result(None)
-            if key is not None:
-                self._drawing.pop(key, None)
-        if png is not None and key is not None:
+        if key is None:
+            return await self._draw(picture)
+        if (kept := self._done.get(key)) is not None:
+            self._done.move_to_end(key)
+            return kept
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = self._drawing[key] = asyncio.ensure_future(self._draw(picture))
+            drawing.add_done_callback(lambda done: self._drawn(key, done))
+        return await asyncio.shield(drawing)
+
+    def _drawn(self, key: str, drawing: asyncio.Future[bytes | None]) -> None:
+        """Keep a picture drawn under ``key`` (the last ``kept`` of them)."""
+        del self._drawing[key]
+        png = None if drawing.cancelled() else drawing.result()
+        if png is not None:
             self._done[key] = png
             while len(self._done) > self.kept:
                 self._done.popitem(last=False)
-        return png
 
     async def _draw(self, picture: Picture) -> bytes | None:
         pool = self._executor()
-        loop = asyncio.get_running_loop()
-        drawing = loop.run_in_executor(pool, draw_in_worker, self.draw, picture)
+        drawing = asyncio.get_running_loop().run_in_executor(pool, draw_in_worker, self.draw, picture)
         timer = asyncio.ensure_future(self.sleep(self.timeout))
         try:
             await asyncio.wait((drawing, timer), return_when=asyncio.FIRST_COMPLETED)
         finally:
             timer.cancel()
-        try:
-            if not drawing.done():
-                drawing.cancel()
-                raise TimeoutError
-            return drawing.result()
-        except TimeoutError:
-            log.warning("drawing a %s took over %s s: sent as text; the worker is replaced",
-                        type(picture).__name__, self.timeout)  # fmt: skip
+        what = type(picture).__name__
+        if not drawing.done():
+            drawing.cancel()
+            log.warning("drawing a %s took over %s s: sent as text; the worker is replaced", what, self.timeout)
             self._replace(pool)
-        except BrokenProcessPool:
-            log.warning("the drawing worker died: the %s is sent as text", type(picture).__name__)
-            self._replace(pool)
-        except Exception:
-            log.exception("drawing a %s failed: sent as text", type(picture).__name__)
+        else:
+            try:
+                return drawing.result()
+            except BrokenProcessPool:
+                log.warning("the drawing worker died: the %s is sent as text", what)
+                self._replace(pool)
+            except Exception:
+                log.exception("drawing a %s failed: sent as text", what)
         self.failures += 1
         return None
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import logging
 
 from aiogram import Router
@@ -62,14 +61,10 @@ async def top(message: Message, command: CommandObject, service: MatchService, i
     await message.answer("\n".join(lines))
 
 
-def _date(tr: Translator, when: float) -> str:
-    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%d.%m.%Y")
-
-
 def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = None) -> str:
     a, b = summary.players
     args: dict[str, object] = {
-        "date": _date(tr, summary.finished),
+        "date": render.date(summary.finished),
         "game": render.game_name(tr, summary.preset),
         "a": render.user_text(a.name),
         "b": render.user_text(b.name),
