@@ -32,8 +32,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.services.matches import MatchService
-from bot.services.models import Player
+from bot.models import Player
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e.driver import WAITING, move_data, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
@@ -167,15 +167,15 @@ async def new_tables(redis_at: str, prefix: str, count: int, base: int) -> list[
     """``count`` matches (Bingo to 8, no turn clock), created in Redis before the bot starts: the bot's start
     delivers their tables and panels."""
     redis = create_redis(redis_at)
-    service = MatchService(redis, prefix=prefix, turn_timeout=0)
+    services = Services.build(redis, prefix=prefix, turn_timeout=0)
     tables = []
     try:
         for i in range(count):
             a = FakeUser(base + 2 * i, f"A{i}", f"a{i}", "ru")
             b = FakeUser(base + 2 * i + 1, f"B{i}", f"b{i}", "ru")
             group = -1_000_000_000 - base - i
-            challenge = await service.open_challenge(group, Player(id=a.id, name=a.first_name), "bingo", "ru")
-            record = await service.accept(challenge.id, Player(id=b.id, name=b.first_name))
+            challenge = await services.challenges.open(group, Player(id=a.id, name=a.first_name), "bingo", "ru")
+            record = await services.challenges.accept(challenge.id, Player(id=b.id, name=b.first_name))
             tables.append(Table(record.id, group, (a, b)))
     finally:
         await redis.aclose()

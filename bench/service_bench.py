@@ -21,8 +21,8 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.connection import Connection
 
-from bot.services.matches import MatchService
-from bot.services.models import Player
+from bot.models import Player
+from bot.services import Services
 
 SENT = 0
 _original_send = Connection.send_packed_command
@@ -41,21 +41,23 @@ async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
     global SENT
     redis = Redis.from_url(url)
     prefix = f"bench:{uuid.uuid4().hex}"
-    service = MatchService(redis, prefix=prefix)
+    services = Services.build(redis, prefix=prefix)
     rng = random.Random(1)
     ids = []
     for i in range(matches):
-        challenge = await service.open_challenge(-1000 - i, Player(id=2 * i + 1, name=f"A{i}"), preset, "ru")
-        record = await service.accept(challenge.id, Player(id=2 * i + 2, name=f"B{i}"), seed=i)
+        challenge = await services.challenges.open(-1000 - i, Player(id=2 * i + 1, name=f"A{i}"), preset, "ru")
+        record = await services.challenges.accept(challenge.id, Player(id=2 * i + 2, name=f"B{i}"), seed=i)
         ids.append(record.id)
 
-    async def move(svc: MatchService, match_id: str) -> bool:
-        record, match = await svc.peek(match_id)
+    async def move(svc: Services, match_id: str) -> bool:
+        record, match = await svc.records.peek(match_id)
         seat = match.turn
         if seat is None:
             return False
         action = rng.choice(match.legal_actions())
-        await svc.submit(match_id, record.players[seat].id, action, version=record.version, request_id=uuid.uuid4().hex)
+        await svc.moves.submit(
+            match_id, record.players[seat].id, action, version=record.version, request_id=uuid.uuid4().hex
+        )
         return True
 
     # Warm: this instance wrote every match, so its cache is current.
@@ -63,12 +65,12 @@ async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
     started = time.perf_counter()
     for _ in range(25):
         for match_id in ids:
-            moves += await move(service, match_id)
+            moves += await move(services, match_id)
     warm_seconds = time.perf_counter() - started
     warm_trips = SENT / moves
 
     # Cold: a second instance (a restarted bot) has nothing cached for its first move.
-    cold_service = MatchService(Redis.from_url(url), prefix=prefix)
+    cold_service = Services.build(Redis.from_url(url), prefix=prefix)
     SENT = 0
     cold_moves = 0
     for match_id in ids:
@@ -77,19 +79,23 @@ async def bench(url: str, matches: int, preset: str) -> dict[str, Any]:
 
     sizes = []
     for match_id in ids:
-        record, match = await service.get(match_id)
+        record, match = await services.records.get(match_id)
         if match.is_over:
             continue
-        keys = [service.keys.match(match_id)] + [service.keys.active(record.chat_id, p.id) for p in record.players]
+        keys = [services.stores.keys.match(match_id)] + [
+            services.stores.keys.active(record.chat_id, p.id) for p in record.players
+        ]
         sizes.append(sum([await redis.memory_usage(k) or 0 for k in keys]))
     match_only = [
-        await redis.memory_usage(service.keys.match(m)) or 0 for m in ids if await redis.exists(service.keys.match(m))
+        await redis.memory_usage(services.stores.keys.match(m)) or 0
+        for m in ids
+        if await redis.exists(services.stores.keys.match(m))
     ]
 
     async for key in redis.scan_iter(match=f"{prefix}*"):
         await redis.delete(key)
     await redis.aclose()
-    await cold_service.redis.aclose()
+    await cold_service.stores.redis.aclose()
     return {
         "preset": preset,
         "matches": matches,

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import I18n
-from bot.services.matches import MatchService
-from bot.services.models import LANGS, Summary
+from bot.models import LANGS, Summary
+from bot.services import Services
 from bot.storage.keys import GLOBAL, chat_scope
 from bot.storage.redis import create_redis
 from engine import PRESETS
@@ -120,7 +120,7 @@ async def _answer(fake: FakeTelegram, query: str) -> dict[str, Any] | None:
 
 
 async def _play(
-    fake: FakeTelegram, outside: MatchService, match_id: str, players: tuple[FakeUser, FakeUser], rng: random.Random,
+    fake: FakeTelegram, outside: Services, match_id: str, players: tuple[FakeUser, FakeUser], rng: random.Random,
     figures: Figures, taken: Counter[tuple[str, int]],
 ) -> None:  # fmt: skip
     """Press the newest panel of whoever is to act until the match ends; now and then a stale or repeated press."""
@@ -128,7 +128,7 @@ async def _play(
     idle_since = progress_at = time.monotonic()
     seen = -1
     while True:
-        record, match = await outside.get(match_id)
+        record, match = await outside.records.get(match_id)
         if not record.is_active:
             return
         if record.version != seen:
@@ -177,7 +177,7 @@ async def _play(
             continue
         figures.answered_taken += 1
         taken[(match_id, pressed_at)] += 1
-        after, _ = await outside.get(match_id)
+        after, _ = await outside.records.get(match_id)
         if after.version <= pressed_at:
             figures.lost += 1
             figures.problems.append(
@@ -185,11 +185,11 @@ async def _play(
             )
 
 
-async def _stuck(fake: FakeTelegram, outside: MatchService, match_id: str, players: tuple[FakeUser, FakeUser]) -> str:
+async def _stuck(fake: FakeTelegram, outside: Services, match_id: str, players: tuple[FakeUser, FakeUser]) -> str:
     """What a match that has not moved for ``STUCK_AFTER`` seconds looks like (a problem line)."""
-    record, match, messages = await outside.screens(match_id)
+    record, match, messages = await outside.records.screens(match_id)
     held = [(version_of(p), p.message_id) if (p := _panel(fake, u, match_id)) else None for u in players]
-    due = match_id in await outside.screens_due()
+    due = match_id in await outside.stores.matches.screens_due()
     return (
         f"{match_id}: stuck at version {record.version} (turn {match.turn}); panels held (version, id) {held}; "
         f"messages {messages.model_dump(exclude={'posts', 'summary'})}, {len(messages.posts)} to post; due {due}"
@@ -197,7 +197,7 @@ async def _stuck(fake: FakeTelegram, outside: MatchService, match_id: str, playe
 
 
 async def _report(
-    figures: Figures, done: asyncio.Event, fake: FakeTelegram, outside: MatchService,
+    figures: Figures, done: asyncio.Event, fake: FakeTelegram, outside: Services,
     matches: list[tuple[str, tuple[FakeUser, FakeUser]]],
 ) -> None:  # fmt: skip
     """A line on stderr every 10 s: how far the soak is; when no press was made in the last 10 s, a line on
@@ -210,7 +210,7 @@ async def _report(
         if figures.presses == last and not done.is_set():
             for match_id, players in matches:
                 with contextlib.suppress(Exception):
-                    if (await outside.get(match_id))[0].is_active:
+                    if (await outside.records.get(match_id))[0].is_active:
                         print(f"soak: {await _stuck(fake, outside, match_id, players)}", file=sys.stderr, flush=True)
         last = figures.presses
 
@@ -255,18 +255,20 @@ def _expected_tables(summaries: list[Summary]) -> dict[str, dict[int, tuple[int,
     return tables
 
 
-async def _leaderboards_exact(outside: MatchService, groups: list[int], figures: Figures) -> bool:
-    summaries = [s for g in groups for s in await outside.history(chat_id=g, limit=10)]
+async def _leaderboards_exact(outside: Services, groups: list[int], figures: Figures) -> bool:
+    summaries = [s for g in groups for s in await outside.results.history(chat_id=g, limit=10)]
     exact = len(summaries) == len(groups)
     if not exact:
         figures.problems.append(f"{len(summaries)} results in the histories for {len(groups)} matches")
     for scope, table in _expected_tables(summaries).items():
-        board: list[Any] = await outside.redis.zrange(outside.keys.leaderboard(scope), 0, -1, withscores=True)
+        board: list[Any] = await outside.stores.redis.zrange(
+            outside.stores.keys.leaderboard(scope), 0, -1, withscores=True
+        )
         if sum(float(score) - 1500 for _member, score in board) != 0:
             figures.problems.append(f"{scope}: ratings do not sum to zero")
             exact = False
         for user_id, (played, won, lost) in table.items():
-            stats = await outside.redis.hgetall(outside.keys.stats(scope, user_id))
+            stats = await outside.stores.redis.hgetall(outside.stores.keys.stats(scope, user_id))
             got = tuple(int(stats.get(k, b"0")) for k in (b"played", b"won", b"lost"))
             if got != (played, won, lost):
                 figures.problems.append(f"{scope}/{user_id}: stats {got}, replay {(played, won, lost)}")
@@ -295,7 +297,7 @@ async def run(
     fake.random = random.Random(seed)
     await fake.start()
     redis = create_redis(redis_url())
-    outside = MatchService(redis, prefix=prefix)
+    outside = Services.build(redis, prefix=prefix)
     bot = RestartingBot(
         bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, turn_timeout="0"), log
     )
@@ -310,7 +312,7 @@ async def run(
         pairs: list[tuple[FakeUser, FakeUser]] = [(users[i], users[(i + 1) % matches]) for i in range(matches)]
         for i, group in enumerate(groups):
             preset = presets[i % len(presets)]
-            await outside.update_chat_settings(group, preset=preset, target=bingo_target if preset != "42" else None)
+            await outside.chats.update_settings(group, preset=preset, target=bingo_target if preset != "42" else None)
         fake.flood_ratio = flood_ratio
         for (creator, _), group in zip(pairs, groups, strict=True):
             fake.send_text(creator, group, "/play")
@@ -377,7 +379,7 @@ async def run(
             if count > 1 and not _at_a_kill(fake, group, heads, bot.killed_at):
                 figures.problems.append(f"{group}: the result was posted {count} times, not as the bot was killed")
         for match_id in ids:
-            record, _ = await outside.get(match_id)
+            record, _ = await outside.records.get(match_id)
             figures.finished += not record.is_active
             figures.applied += record.version  # a match's version counts its moves (accepting it is version 0)
         figures.leaderboards_exact = await _leaderboards_exact(outside, groups, figures)
@@ -415,10 +417,10 @@ def _at_a_kill(fake: FakeTelegram, group: int, heads: tuple[str, ...], kills: li
     return any(0.0 <= kill - first <= 1.0 for kill in kills)
 
 
-async def _active(outside: MatchService, group: int, creator: FakeUser) -> str:
+async def _active(outside: Services, group: int, creator: FakeUser) -> str:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        match_id = await outside.active_match(group, creator.id)
+        match_id = await outside.records.active_match(group, creator.id)
         if match_id is not None:
             return match_id
         await asyncio.sleep(0.05)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from dataclasses import dataclass
 
@@ -25,23 +26,22 @@ from redis.exceptions import RedisClusterException, RedisError
 from bot import webhook
 from bot.backoff import with_backoff
 from bot.clock import Clock, FileClock
-from bot.computer import ComputerSeat
 from bot.config import Settings, StartupError
-from bot.delivery import Delivery
+from bot.delivery import Delivery, Ledger, Passes
 from bot.i18n import I18n
 from bot.limits import Budget, SharedLimiter
-from bot.middlewares import UpdateMiddleware
+from bot.middlewares import LanguageMiddleware, UpdateMiddleware
+from bot.models import LANGS
 from bot.outbox import LimitMiddleware, Outbox
 from bot.pictures.painter import Painter
 from bot.presenter import Presenter
 from bot.responses import keep_response_models
 from bot.routers import build_router
 from bot.runtime import tune_collector
-from bot.scheduler import Scheduler
-from bot.services.matches import MatchService
-from bot.services.models import LANGS
+from bot.scheduler import Scheduler, clock_job, expiry_job
+from bot.services import Services
 from bot.storage.layout import migrate
-from bot.storage.redis import create_redis, redacted
+from bot.storage.redis import create_redis, ping, redacted
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 async def wait_for_redis(redis: Redis, url: str) -> None:
     """Return once Redis answers a PING, saying what is wrong (with the URL) while it does not."""
     await with_backoff(
-        redis.ping,
+        functools.partial(ping, redis),
         (RedisError, RedisClusterException, OSError),
         lambda error, delay: f"Redis at {redacted(url)} does not answer ({error}); retrying in {delay:.0f} s",
     )
@@ -87,16 +87,17 @@ def create_bot(settings: Settings) -> Bot:
     )
 
 
-def create_service(settings: Settings, redis: Redis, clock: Clock | None = None) -> MatchService:
-    return MatchService(
+def create_services(settings: Settings, redis: Redis, clock: Clock | None = None) -> Services:
+    return Services.build(
         redis,
-        clock=(clock or Clock()).time,
+        clock=clock or Clock(),
         prefix=settings.redis_prefix,
         active_ttl=settings.active_ttl,
         finished_ttl=settings.finished_ttl,
         challenge_ttl=settings.challenge_ttl,
         turn_timeout=settings.turn_timeout,
         claim_after=settings.claim_after,
+        computer_pause=settings.computer_pause,
     )
 
 
@@ -111,7 +112,7 @@ class App:
 
     bot: Bot
     dispatcher: Dispatcher
-    service: MatchService
+    services: Services
     presenter: Presenter
     outbox: Outbox
     delivery: Delivery
@@ -133,6 +134,47 @@ class App:
             await self.painter.close()
 
 
+def create_outbox(settings: Settings, bot: Bot, services: Services, clock: Clock) -> Outbox:
+    """The outbox; webhook workers may be many: what they share (the budgets) lives in Redis. One polling
+    process keeps it in memory."""
+    budget = Budget(settings.group_budget, settings.group_window, settings.private_gap)
+    shared = settings.webhook_url is not None
+    return Outbox(
+        bot,
+        group_budget=budget.group_budget,
+        group_window=budget.group_window,
+        private_gap=budget.private_gap,
+        clock=clock.monotonic,
+        sleep=clock.sleep,
+        limiter=SharedLimiter(services.stores.budgets, budget, clock.shared) if shared else None,
+    )
+
+
+def create_dispatcher(services: Services, presenter: Presenter, i18n: I18n, painter: Painter | None) -> Dispatcher:
+    """The dispatcher: the services and the presenter as the handlers' parameters; de-duplication and the log
+    line around every update; the languages around every handler. No FSM: the state of everything lives in
+    Redis, and aiogram's per-update FSM context costs CPU."""
+    dispatcher = Dispatcher(
+        records=services.records,
+        moves=services.moves,
+        challenges=services.challenges,
+        chats=services.chats,
+        results=services.results,
+        terms=services.terms,
+        presenter=presenter,
+        i18n=i18n,
+        painter=painter,
+        disable_fsm=True,
+    )
+    dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n))
+    languages = LanguageMiddleware(services.chats, i18n)
+    router = build_router()
+    router.message.middleware(languages)
+    router.callback_query.middleware(languages)
+    dispatcher.include_router(router)
+    return dispatcher
+
+
 async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = None) -> App:
     """Build the bot once Telegram answers; asks Telegram for the bot's username (for deep links)."""
     bot = create_bot(settings)
@@ -142,59 +184,36 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         await bot.session.close()
         raise
     clock = clock or create_clock(settings)
-    service = create_service(settings, redis, clock)
-    await migrate(redis, service.keys)
+    services = create_services(settings, redis, clock)
+    await migrate(redis, services.stores.keys)
     i18n = I18n()
-    # Webhook workers may be many: what they share lives in Redis. One polling process keeps it in memory.
-    shared = settings.webhook_url is not None
-    budget = Budget(settings.group_budget, settings.group_window, settings.private_gap)
-    outbox = Outbox(
-        bot,
-        group_budget=budget.group_budget,
-        group_window=budget.group_window,
-        private_gap=budget.private_gap,
-        clock=clock.monotonic,
-        sleep=clock.sleep,
-        limiter=SharedLimiter(redis, service.keys, budget, clock.shared) if shared else None,
-    )
+    outbox = create_outbox(settings, bot, services, clock)
     bot.session.middleware(LimitMiddleware(outbox))
     painter = Painter() if settings.pictures else None
-    delivery = Delivery(
-        service,
-        outbox,
-        i18n,
-        time=clock.time,
-        sleep=clock.sleep,
-        bot_username=me.username or "",
-        shared=shared,
-        painter=painter,
-    )
-    presenter = Presenter(outbox, service, i18n, me.username or "", delivery)
-    delivery.on_migrate = presenter.migrate
-    # No FSM: the state of everything lives in Redis, and aiogram's per-update FSM context costs CPU.
-    dispatcher = Dispatcher(
-        service=service, presenter=presenter, i18n=i18n, outbox=outbox, painter=painter, disable_fsm=True
-    )
-    dispatcher.update.outer_middleware(UpdateMiddleware(service, i18n))
-    dispatcher.include_router(build_router())
-    scheduler = Scheduler(redis, service.keys, clock)
-    computer = ComputerSeat(service, scheduler, clock, pause=settings.computer_pause)
-    delivery.on_shown = computer.wake_for
-    Timers(service, delivery, outbox, i18n, clock, computer).register(scheduler)
-    await adopt_jobs(service, scheduler)
+    username = me.username or ""
+    stores = services.stores
+    passes = Passes(outbox, i18n, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=username,
+                    painter=painter)  # fmt: skip
+    delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
+                        sleep=clock.sleep, shared=settings.webhook_url is not None)  # fmt: skip
+    presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username)
+    dispatcher = create_dispatcher(services, presenter, i18n, painter)
+    Timers(services, presenter, clock).register(services.scheduler)
+    await adopt_jobs(services)
     await delivery.resume()
-    scheduler.start()
-    return App(bot, dispatcher, service, presenter, outbox, delivery, redis, scheduler, painter)
+    services.scheduler.start()
+    return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter)
 
 
-async def adopt_jobs(service: MatchService, scheduler: Scheduler) -> None:
+async def adopt_jobs(services: Services) -> None:
     """Challenges and matches begun before the scheduler existed get their jobs (once): an expiry for each
     open challenge, a clock for each active match (with no turn clock of its own: the offer to claim the
     win and the abandonment)."""
-    for challenge in await service.pending_notices():
-        await scheduler.schedule(f"x:{challenge.id}", challenge.expires, if_missing=True)
-    for match_id in await service.all_active_matches():
-        await scheduler.schedule(f"t:{match_id}", service.clock(), if_missing=True)
+    scheduler = services.scheduler
+    for challenge in await services.challenges.pending_notices():
+        await scheduler.schedule(expiry_job(challenge.id), challenge.expires, if_missing=True)
+    for match_id in await services.records.all_active_matches():
+        await scheduler.schedule(clock_job(match_id), scheduler.clock.time(), if_missing=True)
 
 
 async def keep_setting_commands(bot: Bot, i18n: I18n) -> None:
@@ -239,7 +258,8 @@ async def run(settings: Settings, redis_url: str) -> None:
     menus = asyncio.create_task(keep_setting_commands(app.bot, app.presenter.i18n))
     try:
         if settings.webhook_url:
-            await webhook.serve(app.dispatcher, app.bot, app.redis, settings, app.presenter.bot_username)
+            health = functools.partial(ping, app.redis)
+            await webhook.serve(app.dispatcher, app.bot, health, settings, app.presenter.bot_username)
         else:
             username = app.presenter.bot_username
 

@@ -8,7 +8,7 @@ from typing import Any
 from fluent.runtime import FluentBundle, FluentResource
 from fluent.syntax import ast
 
-from bot.services.models import LANGS, Lang
+from bot.models import LANGS, Lang
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
@@ -117,13 +117,3 @@ class I18n:
 
     def __getitem__(self, lang: Lang) -> Translator:
         return self.translators[lang]
-
-
-def pick_lang(code: str | None, default: Lang = "ru") -> Lang:
-    """A Telegram ``language_code`` reduced to one of ours (Russian otherwise)."""
-    if code:
-        base = code.split("-")[0].lower()
-        for lang in LANGS:
-            if base == lang:
-                return lang
-    return default

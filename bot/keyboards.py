@@ -9,8 +9,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import ComputerCb, JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
 from bot.i18n import Translator
 from bot.lean import keyboard_json
+from bot.models import LEVELS, Challenge
 from bot.render import View, bingo_rules, blocked_tile, tile
-from bot.services.models import LEVELS, Challenge
 from engine import Action, BingoView, FortyTwoView, Kind, Tile
 from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
 from engine.fortytwo import Phase

@@ -25,11 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.storage import scripts
-from bot.storage.keys import Keys
+from bot.storage.budgets import BudgetStore
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +131,10 @@ class LocalLimiter:
 class SharedLimiter:
     """The budgets, counted in Redis for every process; in this process while Redis does not answer."""
 
-    def __init__(self, redis: Redis, keys: Keys, budget: Budget, clock: Callable[[], float]) -> None:
-        self.keys = keys
+    def __init__(self, store: BudgetStore, budget: Budget, clock: Callable[[], float]) -> None:
+        self.store = store
         self.budget = budget
         self.clock = clock
-        self._take = redis.register_script(scripts.TAKE_SLOT)
         self._local = LocalLimiter(budget, clock)
         self._down = False
         self._try_at = 0.0
@@ -149,17 +146,15 @@ class SharedLimiter:
         now = self.clock()
         if self._down and now < self._try_at:
             return self._local.take_now(chat_id, edit=edit)
-        now_ms = now * 1000
-        args: list[str | int] = [
-            repr(now_ms),
-            repr(window * 1000),
-            b.limit(edit=edit) if group else 1,
-            "1" if edit and group else "0",
-            repr(b.edit_gap * 1000),
-            secrets.token_hex(6),
-        ]
         try:
-            wait_ms = await self._take(keys=[self.keys.limits(chat_id), self.keys.limits_edit(chat_id)], args=args)
+            wait_ms = await self.store.take(
+                chat_id,
+                now_ms=now * 1000,
+                window_ms=window * 1000,
+                limit=b.limit(edit=edit) if group else 1,
+                edit_gap_ms=b.edit_gap * 1000 if edit and group else None,
+                member=secrets.token_hex(6),
+            )
         except (RedisError, OSError) as exc:
             if not self._down:
                 log.warning("rate limits: Redis does not answer (%s); counting in this process meanwhile", exc)

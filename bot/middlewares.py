@@ -1,4 +1,6 @@
-"""Update-level middleware: de-duplication, one log line per update, polite storage errors."""
+"""Middlewares: de-duplication, one log line per update and polite storage errors (``UpdateMiddleware``, on
+every update); the language of a message or a press, and refusals a handler lets through
+(``LanguageMiddleware``, around each handler)."""
 
 from __future__ import annotations
 
@@ -12,11 +14,16 @@ from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
-from aiogram.types import TelegramObject, Update
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from redis.exceptions import RedisError
 
-from bot.i18n import I18n, pick_lang
-from bot.services.matches import MatchService, StorageUnavailable
+from bot.i18n import I18n, Translator
+from bot.models import pick_lang
+from bot.routers.common import GROUP_TYPES, rejection_text
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
+from bot.storage.base import StorageUnavailable
+from bot.storage.updates import UpdateMarks
 
 log = logging.getLogger("bot.updates")
 _PROCESS = secrets.token_hex(8)
@@ -26,8 +33,8 @@ _HANDLINGS = itertools.count()
 class UpdateMiddleware(BaseMiddleware):
     """Skips an update delivered twice, logs each one, and answers when Redis is down."""
 
-    def __init__(self, service: MatchService, i18n: I18n) -> None:
-        self.service = service
+    def __init__(self, updates: UpdateMarks, i18n: I18n) -> None:
+        self.updates = updates
         self.i18n = i18n
 
     async def __call__(
@@ -44,7 +51,7 @@ class UpdateMiddleware(BaseMiddleware):
         attempt = f"{_PROCESS}.{next(_HANDLINGS)}"  # unique to this handling, in every process
         marked = False
         try:
-            if not await self.service.first_delivery(event.update_id, attempt):
+            if not await self.updates.first(event.update_id, attempt):
                 context["result"] = "duplicate"
                 return None
             marked = True
@@ -89,7 +96,7 @@ class UpdateMiddleware(BaseMiddleware):
         """Let a new delivery of an update whose handling failed be handled again (best effort)."""
         if marked:
             with contextlib.suppress(StorageUnavailable, RedisError):
-                await self.service.forget_delivery(update_id, attempt)
+                await self.updates.forget(update_id, attempt)
 
     async def _apologise(self, event: Update, toast: str, text: str) -> None:
         """Tell the user, in their language, that their press or command failed (``toast`` / ``text``)."""
@@ -102,3 +109,52 @@ class UpdateMiddleware(BaseMiddleware):
                 await event.message.answer(tr(text))
         except Exception as exc:  # the failure was logged already; this is one line about the apology
             log.warning("update=%s: could not tell the user (%s: %s)", event.update_id, type(exc).__name__, exc)
+
+
+class LanguageMiddleware(BaseMiddleware):
+    """Puts the languages of a message or a press into handler data, for the handlers that take them: ``tr``,
+    the chat's (a group's own, else the language of whoever wrote; in private the user's) and ``user_tr``, the
+    user's own (for what only they read: a toast). A refusal a handler lets through (``Rejected``: the match or
+    the challenge is gone, say) is answered here, in the user's language for a press, the chat's for a message.
+    Nothing is looked up for a handler that takes neither (the press on a tile: its match says its language)."""
+
+    def __init__(self, chats: Chats, i18n: I18n) -> None:
+        self.chats = chats
+        self.i18n = i18n
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        wanted = data["handler"].params
+        user: User | None = data.get("event_from_user")
+        chat: Chat | None = data.get("event_chat")
+        if "tr" in wanted:
+            data["tr"] = await self.chat_tr(chat, user)
+        if "user_tr" in wanted:
+            data["user_tr"] = await self.user_tr(user)
+        try:
+            return await handler(event, data)
+        except Rejected as exc:
+            log_ctx = data.get("log_ctx")
+            if log_ctx is not None:
+                log_ctx["result"] = exc.reason.value
+            if isinstance(event, CallbackQuery):
+                await event.answer(rejection_text(await self.user_tr(user), exc))
+            elif isinstance(event, Message):
+                await event.reply(rejection_text(await self.chat_tr(chat, user), exc))
+            return None
+
+    async def chat_tr(self, chat: Chat | None, user: User | None) -> Translator:
+        """The chat's language: a group's setting, else the writer's Telegram language; in private the user's."""
+        if chat is not None and chat.type in GROUP_TYPES:
+            return self.i18n[await self.chats.chat_lang(chat.id, user.language_code if user else None)]
+        return await self.user_tr(user)
+
+    async def user_tr(self, user: User | None) -> Translator:
+        """The user's language: their choice (/lang in private), else their Telegram language, else Russian."""
+        if user is None:
+            return self.i18n[pick_lang(None)]
+        return self.i18n[await self.chats.user_lang(user.id, user.language_code)]

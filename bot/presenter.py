@@ -1,36 +1,56 @@
-"""Shows matches and challenges in Telegram.
+"""Shows matches and challenges in Telegram: the one door of the routers and the timers to Telegram.
 
-Called by the handlers after the service changed a match: what a match's
-messages must show is already in Redis, so showing it is asking the
-``Delivery`` to bring them up to date. Challenges' messages are handled here
-(their expiry is a job of the scheduler, ``bot/timers.py``).
+What a match's messages must show is already in Redis when a handler or a
+job has changed it, so showing it is asking the delivery (``bot/delivery``) to
+bring them up to date. Challenges' messages, reminders and the other replies
+that are not a match's screens go out here, through the outbox (within
+Telegram's limits).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import keyboards, render
+from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
+from bot.lean import Markup
+from bot.models import Challenge, MatchRecord, MoveResult
 from bot.outbox import Outbox
-from bot.services.matches import MatchService
-from bot.services.models import Challenge, MatchRecord, MoveResult
+from bot.services.chats import Chats
+from bot.services.records import Records
 
 log = logging.getLogger(__name__)
 
 
 class Presenter:
     def __init__(
-        self, outbox: Outbox, service: MatchService, i18n: I18n, bot_username: str, delivery: Delivery
+        self,
+        outbox: Outbox,
+        delivery: Delivery,
+        records: Records,
+        chats: Chats,
+        i18n: I18n,
+        *,
+        bot_username: str,
     ) -> None:
         self.outbox = outbox
-        self.service = service
+        self.delivery = delivery
+        self.records = records
+        self.chats = chats
         self.i18n = i18n
         self.bot_username = bot_username
-        self.delivery = delivery
+
+    # -- matches ------------------------------------------------------------------------
+
+    def ticket(self, match_id: str) -> Ticket:
+        """Taken before a move, for ``show`` to start from what the move's script read."""
+        return self.delivery.ticket(match_id)
 
     def start_match(self, record: MatchRecord) -> None:
         """A new match: the table in the group, a panel for each player (the accept marked them due)."""
@@ -38,16 +58,27 @@ class Presenter:
 
     def show(self, result: MoveResult, ticket: Ticket | None = None) -> None:
         """After a move: results if a deal or the match ended, then the table and both panels (starting from
-        what the move's script said the messages show, when it did: ``ticket`` from ``Delivery.ticket``
-        before the move)."""
+        what the move's script said the messages show, when it did: ``ticket`` from ``ticket`` before the
+        move)."""
         snapshot = None if result.messages is None else (result.record, result.match, result.messages)
         self.delivery.kick(result.record.id, snapshot=snapshot, ticket=ticket)
 
+    def show_matches(self, match_ids: list[str]) -> None:
+        """Bring these matches' messages up to date (a group that let the bot back in)."""
+        for match_id in match_ids:
+            self.delivery.kick(match_id)
+
     async def resend_panel(self, record: MatchRecord, seat: int) -> None:
         """The seat's panel again, as a new message at the bottom of the chat; the old one stops working."""
-        await self.service.set_blocked(record.players[seat].id, False)
-        await self.service.resend_panel(record.id, seat)
-        self.delivery.kick(record.id, (seat,))
+        await self.chats.set_blocked(record.players[seat].id, False)
+        await self.delivery.resend_panel(record.id, seat)
+
+    async def resend_panels(self, record: MatchRecord) -> None:
+        """Both panels again as new messages (a match ended by its clock or a claimed win: Telegram tells both
+        players), with the group's messages."""
+        for seat in (0, 1):
+            await self.delivery.resend_panel(record.id, seat)
+        self.delivery.kick(record.id)
 
     async def resync(self, record: MatchRecord) -> None:
         """Redis went back to an earlier moment than the messages show: both panels again as new messages,
@@ -55,27 +86,81 @@ class Presenter:
         await self.delivery.resync(record.id)
         self.delivery.kick(record.id)
 
-    async def migrate(self, old: int, new: int) -> None:
+    async def migrated(self, old: int, new: int) -> None:
         """The group became a supergroup: everything of the chat moves to its new id, its matches show there."""
-        log.info("chat %s migrated to %s", old, new)
-        for match_id in await self.service.migrate_chat(old, new):
-            self.delivery.kick(match_id)
+        await self.delivery.migrated(old, new)
 
     # -- challenges ------------------------------------------------------------
 
-    def challenge_message(self, challenge: Challenge) -> tuple[str, InlineKeyboardMarkup]:
+    async def post_challenge(self, challenge: Challenge) -> int:
+        """The challenge's message in its chat, with its buttons; the message's id."""
         tr = self.i18n[challenge.lang]
-        return render.challenge_text(tr, challenge), keyboards.challenge_keyboard(tr, challenge)
+        text, markup = render.challenge_text(tr, challenge), keyboards.challenge_keyboard(tr, challenge)
+        sent = await self.outbox.send(challenge.chat_id, text, markup)
+        return sent.message_id
 
     async def challenge_taken(self, challenge: Challenge, record: MatchRecord) -> None:
         """A challenge became ``record``: its message says the match began (and loses its buttons)."""
         if challenge.message_id is not None:
-            _, match = await self.service.peek(record.id)
-            text = render.challenge_accepted_text(self.i18n[record.lang], record, match.rules.name, match.deal.target)
-            self.outbox.edit(record.chat_id, challenge.message_id, text, None)
+            self.outbox.edit(record.chat_id, challenge.message_id, await self._accepted_text(record), None)
+
+    async def challenge_carried_through(self, challenge: Challenge, record: MatchRecord) -> None:
+        """An accept whose process died midway was carried through: the challenge's message says the match
+        began, and the match's messages go out."""
+        if challenge.message_id is not None:
+            text = await self._accepted_text(record)
+            with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
+        self.delivery.kick(record.id)
+
+    async def _accepted_text(self, record: MatchRecord) -> str:
+        _, match = await self.records.peek(record.id)
+        return render.challenge_accepted_text(self.i18n[record.lang], record, match.rules.name, match.deal.target)
 
     def close_challenge(self, challenge: Challenge, key: str) -> None:
-        """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled, expired)."""
+        """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled)."""
         if challenge.message_id is not None:
             text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, key)
             self.outbox.edit(challenge.chat_id, challenge.message_id, text, None)
+
+    async def challenge_expired(self, challenge: Challenge) -> None:
+        """The challenge's time is up: its message says so (now: the expiry is taken out after it)."""
+        if challenge.message_id is not None:
+            text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, "challenge-expired")
+            with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
+
+    # -- the turn clock ------------------------------------------------------------
+
+    async def remind(self, record: MatchRecord, seat: int, left: float) -> None:
+        """Half the time is gone: the player to act gets a private message, the group a line naming them."""
+        private, group = render.reminder_texts(self.i18n[record.lang], record, seat, left)
+        with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+            await self.outbox.send(record.players[seat].id, private)
+        if not await self.chats.group_gone(record.chat_id):
+            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                await self.outbox.send(record.chat_id, group)
+
+    async def offer_win(self, record: MatchRecord, seat: int, after: float) -> None:
+        """The clock is off and nobody moved for ``after`` seconds: the waiting player may take the win."""
+        tr = self.i18n[record.lang]
+        button = InlineKeyboardButton(
+            text=tr("btn-claim-win"), callback_data=ClaimWinCb(m=record.id, v=record.version).pack()
+        )
+        text = tr("claim-offer", idle=render.duration(tr, after))
+        with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+            await self.outbox.send(record.players[seat].id, text, InlineKeyboardMarkup(inline_keyboard=[[button]]))
+
+    # -- other messages ------------------------------------------------------------------
+
+    async def send(self, chat_id: int, text: str, markup: Markup | None = None) -> None:
+        """A message of the bot's own (within the chat's budget)."""
+        await self.outbox.send(chat_id, text, markup)
+
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> None:
+        """Replace a message's text (and buttons) when the chat's budget allows (a newer edit of it wins)."""
+        self.outbox.edit(chat_id, message_id, text, markup)
+
+    async def strip(self, chat_id: int, message_id: int) -> None:
+        """Take a message's buttons away (an outdated panel or offer)."""
+        await self.outbox.strip(chat_id, message_id)

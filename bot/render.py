@@ -13,7 +13,7 @@ import math
 from html import escape
 
 from bot.i18n import Translator
-from bot.services.models import Challenge, Finish, MatchRecord, Summary
+from bot.models import Challenge, Finish, MatchRecord, Summary
 from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Refusal, Tile, TrickView, find_preset
 from engine.bingo import LOWER, SUIT
 from engine.fortytwo import Phase

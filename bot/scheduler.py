@@ -1,11 +1,12 @@
 """Things that happen later, kept in Redis: due jobs that exactly one process acts on.
 
 A job is a string ``<kind>:<argument>`` (``x:<challenge>`` a challenge's expiry,
-``t:<match>`` a match's turn clock) in one sorted set, scored by when it is
-due. The services and the Lua scripts only *schedule* (a ``ZADD``); the
-scheduler of every running process claims due jobs atomically (the claim
-moves the job's score to the end of a lease, so no other process sees it due)
-and calls the handler of its kind. The handler returns when the job is due
+``t:<match>`` a match's turn clock and the computer's moves; the names are made
+here and nowhere else) in one sorted set (``bot/storage/jobs.py``), scored by
+when it is due. The services schedule through this scheduler; the scheduler of
+every running process claims due jobs atomically (the claim moves the job's
+score to the end of a lease, so no other process sees it due) and calls the
+handler of its kind. The handler returns when the job is due
 again, or None when it is done. Handlers are idempotent: a job whose process
 died while holding it comes due again when the lease ends and runs a second
 time, and what it does is checked against Redis there.
@@ -19,13 +20,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.clock import BACKOFF_FIRST, Clock, next_backoff
-from bot.services.matches import StorageUnavailable
-from bot.storage import scripts
-from bot.storage.keys import Keys
+from bot.storage.base import StorageUnavailable
+from bot.storage.jobs import JobStore
 
 log = logging.getLogger(__name__)
 
@@ -41,19 +40,31 @@ BATCH = 50
 POLL = 1.0
 """Real seconds between two looks for due jobs."""
 
+CLOCK = "t"
+"""The kind of a match's job: its turn clock, and the computer's moves."""
+EXPIRY = "x"
+"""The kind of a challenge's job: its expiry, and the look at whether an accept was carried through."""
+
+
+def clock_job(match_id: str) -> str:
+    """The job of a match's turn clock."""
+    return f"{CLOCK}:{match_id}"
+
+
+def expiry_job(challenge_id: str) -> str:
+    """The job of a challenge's expiry."""
+    return f"{EXPIRY}:{challenge_id}"
+
 
 class Scheduler:
     """The due jobs of one Redis, acted on by this process's handlers."""
 
-    def __init__(self, redis: Redis, keys: Keys, clock: Clock, *, poll: float = POLL, lease: float = LEASE) -> None:
-        self.redis = redis
-        self.keys = keys
+    def __init__(self, jobs: JobStore, clock: Clock, *, poll: float = POLL, lease: float = LEASE) -> None:
+        self.jobs = jobs
         self.clock = clock
         self.poll = poll
         self.lease = lease
         self.handlers: dict[str, Handler] = {}
-        self._claim = redis.register_script(scripts.CLAIM_JOBS)
-        self._complete = redis.register_script(scripts.COMPLETE_JOB)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.outages = 0
@@ -66,19 +77,21 @@ class Scheduler:
     async def schedule(self, job: str, at: float, *, if_missing: bool = False, only_sooner: bool = False) -> None:
         """Make ``job`` due at ``at`` (replacing when it was due, unless ``if_missing``: then a job already
         there keeps its time; ``only_sooner``: a job due earlier keeps its time)."""
-        await self.redis.zadd(self.keys.jobs(), {job: at}, nx=if_missing, lt=only_sooner)
+        await self.jobs.add(job, at, if_missing=if_missing, only_sooner=only_sooner)
+
+    async def unschedule(self, job: str) -> None:
+        """``job`` is not due any more."""
+        await self.jobs.remove(job)
 
     async def due_at(self, job: str) -> float | None:
         """When ``job`` is due (or its lease ends), None when there is no such job."""
-        score = await self.redis.zscore(self.keys.jobs(), job)
-        return None if score is None else float(score)
+        return await self.jobs.due_at(job)
 
     async def run_due(self) -> int:
         """Claim the jobs due now and run them (at most ``BATCH``); returns how many ran."""
         now = self.clock.time()
         lease = now + self.lease
-        claimed = await self._claim(keys=[self.keys.jobs()], args=[repr(now), repr(lease), BATCH])
-        jobs = [job.decode() if isinstance(job, bytes) else str(job) for job in claimed]
+        jobs = await self.jobs.claim(now, lease, BATCH)
         await asyncio.gather(*(self._run(job, lease) for job in jobs))
         return len(jobs)
 
@@ -100,8 +113,7 @@ class Scheduler:
                 log.warning("job %s failed (%s: %s); retrying in %.0f s", job, type(exc).__name__, exc, RETRY)
                 log.debug("job %s failed", job, exc_info=True)
                 following = self.clock.time() + RETRY
-        nxt = "" if following is None else repr(following)
-        await self._complete(keys=[self.keys.jobs()], args=[job, repr(lease), nxt])
+        await self.jobs.complete(job, lease, following)
 
     def start(self) -> None:
         """Look for due jobs every ``poll`` real seconds until ``close``."""
@@ -111,6 +123,11 @@ class Scheduler:
     def wake(self) -> None:
         """Look for due jobs now (a test moved the clock)."""
         self._wake.set()
+
+    def wake_at(self, when: float) -> None:
+        """Look for due jobs at ``when`` (the loop looks every second; a job due sooner than that is run on
+        time in this process)."""
+        asyncio.get_running_loop().call_later(max(0.0, when - self.clock.time()), self.wake)
 
     async def _loop(self) -> None:
         delay = BACKOFF_FIRST

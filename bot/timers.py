@@ -1,56 +1,46 @@
-"""What the scheduler's jobs do: challenges that expire, and each match's turn clock.
+"""What the scheduler's jobs do: challenges that expire, each match's turn clock, and the computer's moves.
 
 Every handler reads the state from Redis and acts only on what is still true
 there, so that a job run twice (by two processes, or again after a crash)
 does its work once: an expiry is taken by one script call, a reminder and an
-offer are marked per match version before they are sent, a forfeit or an
-abandonment is a compare-and-set on the version the handler read.
+offer are marked per match version before they are sent, a forfeit, an
+abandonment or the computer's move is a compare-and-set on the version the
+handler read. Handlers ask the services and hand what Telegram must show to
+the presenter.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Awaitable
 
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot import render
-from bot.callbacks import ClaimWinCb
 from bot.clock import Clock
-from bot.computer import ComputerSeat
-from bot.delivery import Delivery
-from bot.i18n import I18n
-from bot.outbox import Outbox
-from bot.scheduler import Scheduler
-from bot.services.matches import MatchService, Rejected
-from bot.services.models import MatchRecord, MoveResult
+from bot.models import MatchRecord, MoveResult
+from bot.presenter import Presenter
+from bot.scheduler import CLOCK, EXPIRY, Scheduler
+from bot.services import Services
+from bot.services.errors import Rejected
+from bot.services.seats import Computer
+from bot.services.turn_clock import next_look
 from engine import Match
 
 log = logging.getLogger(__name__)
 
 
 class Timers:
-    def __init__(
-        self,
-        service: MatchService,
-        delivery: Delivery,
-        outbox: Outbox,
-        i18n: I18n,
-        clock: Clock,
-        computer: ComputerSeat | None = None,
-    ) -> None:
-        self.computer = computer
-        self.service = service
-        self.delivery = delivery
-        self.outbox = outbox
-        self.i18n = i18n
+    def __init__(self, services: Services, presenter: Presenter, clock: Clock) -> None:
+        self.records = services.records
+        self.moves = services.moves
+        self.challenges = services.challenges
+        self.seats = services.seats
+        self.matches = services.stores.matches
+        self.terms = services.terms
+        self.presenter = presenter
         self.clock = clock
 
     def register(self, scheduler: Scheduler) -> None:
-        scheduler.on("x", self.challenge_due)
-        scheduler.on("t", self.match_due)
+        scheduler.on(EXPIRY, self.challenge_due)
+        scheduler.on(CLOCK, self.match_due)
 
     # -- challenges ------------------------------------------------------------
 
@@ -60,36 +50,28 @@ class Timers:
         The message goes first, so that a process dying in between leaves the notice to the next run (a
         second edit to the same text changes nothing); nobody can join meanwhile, since an accept checks
         the challenge's time."""
-        challenge = await self.service.notice(challenge_id)
+        challenge = await self.challenges.notice(challenge_id)
         if challenge is None:
             return None  # joined, withdrawn or announced
-        record = await self.service.accepted(challenge)
+        record = await self.challenges.accepted(challenge)
         if record is not None:
             # Joined. Here only when the accept's process died midway (its job was due a few seconds after):
             # carried through now, the challenge's message says so and the match's messages go out.
-            if challenge.message_id is not None:
-                _, match = await self.service.peek(record.id)
-                text = render.challenge_accepted_text(self.i18n[record.lang], record, match.rules.name,
-                                                      match.deal.target)  # fmt: skip
-                with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-                    await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
-            self.delivery.kick(record.id)
+            await self.presenter.challenge_carried_through(challenge, record)
             return None
         if challenge.expires > self.clock.time():
             return challenge.expires
-        if challenge.message_id is not None:
-            text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, "challenge-expired")
-            with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-                await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
-        await self.service.expire_challenge(challenge)
+        await self.presenter.challenge_expired(challenge)
+        await self.challenges.expire(challenge)
         return None
 
     # -- the turn clock ----------------------------------------------------------
 
     async def match_due(self, match_id: str) -> float | None:
-        """Look at a match's clock: remind, forfeit, offer the win, or end it as abandoned, as its time says."""
+        """Look at a match's clock: the computer's move, a reminder, a forfeit, the offer of the win, or its end
+        as abandoned, as its time says."""
         try:
-            record, match = await self.service.get(match_id)
+            record, match = await self.records.get(match_id)
         except Rejected:
             return None  # gone
         if not record.is_active or match.turn is None:
@@ -97,41 +79,52 @@ class Timers:
         now = self.clock.time()
         idle = now - record.updated
         seat = match.turn
-        if idle >= self.service.active_ttl:
-            return None if await self._finish(self.service.abandon(match_id, version=record.version), record) else now
-        if self.computer is not None and self.computer.to_act(record, match) is not None:
-            return await self._computer_moves(record, match, seat)
+        if idle >= self.terms.active_ttl:
+            return None if await self._end(self.moves.abandon(match_id, version=record.version), record) else now
+        computer = self.seats.computer_to_act(record, match)
+        if computer is not None:
+            return await self._computer_moves(record, match, seat, computer)
         timeout = record.turn_timeout
         if timeout and idle >= timeout:
-            ending = self.service.forfeit(match_id, seat, version=record.version)
-            return None if await self._finish(ending, record) else now
-        if timeout and idle >= timeout / 2 and await self.service.mark_clock(match_id, "r", record.version):
-            await self._remind(record, seat, timeout - idle)
+            ending = self.moves.forfeit(match_id, seat, version=record.version)
+            return None if await self._end(ending, record) else now
+        if timeout and idle >= timeout / 2 and await self._mark(record, "r"):
+            await self.presenter.remind(record, seat, timeout - idle)
         if (
             not timeout
-            and idle >= self.service.claim_after
-            and await self.service.mark_clock(match_id, "o", record.version)
+            and idle >= self.terms.claim_after
+            and await self._mark(record, "o")
             and not record.players[1 - seat].computer  # the computer never claims a win
         ):
-            await self._offer_win(record, 1 - seat)
-        return self.service.clock_due(record, await self.service.clock_marks(match_id))
+            await self.presenter.offer_win(record, 1 - seat, self.terms.claim_after)
+        return next_look(record, await self.matches.clock_marks(match_id), self.terms)
 
-    async def _computer_moves(self, record: MatchRecord, match: Match, seat: int) -> float | None:
-        """The computer's turn: its move once the pause after the last one is over; then the clock as usual."""
-        assert self.computer is not None
-        due = self.computer.due(record)
+    async def _mark(self, record: MatchRecord, field: str) -> bool:
+        """Mark that the clock did ``field`` at this version; False when it was done already (by any process)."""
+        return await self.matches.mark_clock(record.id, field, record.version, ttl=self.terms.keep_ttl)
+
+    async def _computer_moves(self, record: MatchRecord, match: Match, seat: int, computer: Computer) -> float | None:
+        """The computer's turn: its move once the pause after the last move is over; then the clock as usual."""
+        due = computer.due(record)
         if self.clock.time() < due:
             return due
-        result = await self.computer.move(record, match, seat)
-        if result is None:
+        action = await computer.choose(record, match, seat)
+        try:
+            result = await self.moves.submit(
+                record.id, computer.player.id, action, version=record.version, request_id=computer.request_id(record)
+            )
+        except Rejected as exc:
+            log.info("match %s: the computer's move at version %s was refused (%s)", record.id, record.version,
+                     exc.reason.value)  # fmt: skip
             return self.clock.time()  # the match moved on meanwhile: look at it again
-        snapshot = None if result.messages is None else (result.record, result.match, result.messages)
-        self.delivery.kick(record.id, snapshot=snapshot)
-        if self.computer.to_act(result.record, result.match) is not None:
-            return self.computer.due(result.record)
-        return self.service.clock_due(result.record, await self.service.clock_marks(record.id))
+        log.info("match %s: the computer (%s) played %s", record.id, computer.level, action)
+        self.presenter.show(result)
+        following = self.seats.next_due(result.record, result.match)
+        if following is not None:
+            return following
+        return next_look(result.record, await self.matches.clock_marks(record.id), self.terms)
 
-    async def _finish(self, ending: Awaitable[MoveResult], record: MatchRecord) -> bool:
+    async def _end(self, ending: Awaitable[MoveResult], record: MatchRecord) -> bool:
         """Run a forfeit or an abandonment; its result goes out with the match's other messages, and both
         players get their panel as a new message (so Telegram tells them). False when the match moved on
         meanwhile (the clock looks again)."""
@@ -141,26 +134,5 @@ class Timers:
             log.info("match %s: the clock's end was not applied (%s)", record.id, exc.reason.value)
             return False
         log.info("match %s ended by its clock", record.id)
-        for seat in (0, 1):
-            await self.service.resend_panel(record.id, seat)
-        self.delivery.kick(record.id)
+        await self.presenter.resend_panels(record)
         return True
-
-    async def _remind(self, record: MatchRecord, seat: int, left: float) -> None:
-        """Half the time is gone: the player to act gets a private message, the group a line naming them."""
-        private, group = render.reminder_texts(self.i18n[record.lang], record, seat, left)
-        with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-            await self.outbox.send(record.players[seat].id, private)
-        if not await self.service.group_gone(record.chat_id):
-            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-                await self.outbox.send(record.chat_id, group)
-
-    async def _offer_win(self, record: MatchRecord, seat: int) -> None:
-        """The clock is off and nobody moved for a day: the waiting player may take the win."""
-        tr = self.i18n[record.lang]
-        button = InlineKeyboardButton(
-            text=tr("btn-claim-win"), callback_data=ClaimWinCb(m=record.id, v=record.version).pack()
-        )
-        text = tr("claim-offer", idle=render.duration(tr, self.service.claim_after))
-        with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-            await self.outbox.send(record.players[seat].id, text, InlineKeyboardMarkup(inline_keyboard=[[button]]))

@@ -18,13 +18,13 @@ import contextlib
 import hashlib
 import logging
 import signal
+from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
-from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.backoff import with_backoff
@@ -49,20 +49,24 @@ def webhook_path(url: str) -> str:
     return urlsplit(url).path or "/"
 
 
-def build_web_app(dispatcher: Dispatcher, bot: Bot, redis: Redis, secret: str, path: str) -> web.Application:
-    """The aiohttp application: updates at ``path`` (secret checked), ``/healthz``."""
+Health = Callable[[], Awaitable[None]]
+"""Returns when Redis answers; raises its error (or OSError) when it does not."""
+
+
+def build_web_app(dispatcher: Dispatcher, bot: Bot, health: Health, secret: str, path: str) -> web.Application:
+    """The aiohttp application: updates at ``path`` (secret checked), ``/healthz`` (``health`` asks Redis)."""
     app = web.Application()
     handler = SimpleRequestHandler(dispatcher=dispatcher, bot=bot, handle_in_background=False, secret_token=secret)
     handler.register(app, path=path)
 
-    async def health(_: web.Request) -> web.Response:
+    async def healthz(_: web.Request) -> web.Response:
         try:
-            await asyncio.wait_for(redis.ping(), HEALTH_TIMEOUT)
+            await asyncio.wait_for(health(), HEALTH_TIMEOUT)
         except (RedisError, OSError, TimeoutError) as error:
             return web.json_response({"ok": False, "redis": str(error) or type(error).__name__}, status=503)
         return web.json_response({"ok": True, "redis": "ok"})
 
-    app.router.add_get(HEALTH_PATH, health)
+    app.router.add_get(HEALTH_PATH, healthz)
     return app
 
 
@@ -80,11 +84,11 @@ async def set_webhook(bot: Bot, dispatcher: Dispatcher, url: str, secret: str) -
     )
 
 
-async def serve(dispatcher: Dispatcher, bot: Bot, redis: Redis, settings: Settings, username: str) -> None:
+async def serve(dispatcher: Dispatcher, bot: Bot, health: Health, settings: Settings, username: str) -> None:
     """Serve updates until SIGINT or SIGTERM."""
     assert settings.webhook_url is not None
     secret = webhook_secret(settings)
-    app = build_web_app(dispatcher, bot, redis, secret, webhook_path(settings.webhook_url))
+    app = build_web_app(dispatcher, bot, health, secret, webhook_path(settings.webhook_url))
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     try:

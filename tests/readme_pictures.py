@@ -3,7 +3,7 @@
     python3 dev.py pictures          # write docs/match-card.png and docs/rating-chart.png
 
 Two players (the computer's ``normal`` level plays both seats, seeded) play a
-run of Bingo matches in one group through ``MatchService`` on fakeredis, so the
+run of Bingo matches in one group through ``Services`` on fakeredis, so the
 match log, the ratings and the rating log are what the bot keeps; the card is
 the last match's that had a moment, the
 chart the first player's rating in that group, both in Russian, drawn by the
@@ -20,11 +20,11 @@ from pathlib import Path
 import fakeredis
 
 from bot.i18n import I18n
+from bot.models import Player
 from bot.pictures import build
 from bot.pictures.cards import MatchCard, RatingChart
 from bot.pictures.draw import draw
-from bot.services.matches import MatchService
-from bot.services.models import Player
+from bot.services import Services
 from engine.ai import choose
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -39,27 +39,27 @@ SEED = 7
 
 async def pictures(seed: int = SEED) -> tuple[MatchCard, RatingChart]:
     """The card of the last of ``MATCHES`` seeded matches that had a moment, and Аня's rating chart."""
-    service = MatchService(fakeredis.FakeAsyncRedis(), prefix="readme")
+    services = Services.build(fakeredis.FakeAsyncRedis(), prefix="readme")
     tr = I18n()["ru"]
     rng = random.Random(seed)
     card = None
     for number in range(MATCHES):
         creator, joiner = (ANYA, PIOTR) if number % 2 == 0 else (PIOTR, ANYA)
-        challenge = await service.open_challenge(CHAT, creator, "bingo", "ru")
-        record = await service.accept(challenge.id, joiner, seed=seed * 100 + number)
+        challenge = await services.challenges.open(CHAT, creator, "bingo", "ru")
+        record = await services.challenges.accept(challenge.id, joiner, seed=seed * 100 + number)
         match = record.match()
         while not match.is_over:
             seat = match.turn
             assert seat is not None
             action = choose("normal", match.deal.view(seat), rng)
-            result = await service.submit(record.id, record.players[seat].id, action, version=record.version)
+            result = await services.moves.submit(record.id, record.players[seat].id, action, version=record.version)
             record, match = result.record, result.match
-        summary = (await service.messages(record.id)).summary
+        summary = (await services.stores.matches.messages(record.id)).summary
         assert summary is not None
         if card is None or any(line.m for line in record.log):
             card = build.match_card(tr, record, summary)
     assert card is not None
-    chart = build.rating_chart(tr, ANYA.name, await service.rating_log(ANYA.id, CHAT), in_chat=True)
+    chart = build.rating_chart(tr, ANYA.name, await services.results.rating_log(ANYA.id, CHAT), in_chat=True)
     assert chart is not None
     return card, chart
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot import keyboards, render
 from bot.i18n import I18n, Translator
-from bot.services.models import LANGS
+from bot.models import LANGS
 from engine import Deal
 from tests.bot.texts_cases import BINGO_HANDS, BINGO_STOCK, forty_two_in_play, record_of
 from tests.engine.helpers import deal_from, play

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot import render
 from bot.i18n import Translator
+from bot.models import DealLine, MatchRecord, RatingPoint, Summary
 from bot.pictures.cards import MOMENTS, Domino, MatchCard, Moment, RatingChart, Side
-from bot.services.models import DealLine, MatchRecord, RatingPoint, Summary
 
 NAME_LIMIT = 32
 """Characters of a name a picture shows (it shortens a longer one to fit)."""

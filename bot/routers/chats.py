@@ -10,28 +10,29 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES
-from bot.services.matches import MatchService
+from bot.services.chats import Chats
+from bot.services.records import Records
 
 GONE = ("left", "kicked")
 
 
-async def membership(update: ChatMemberUpdated, service: MatchService, presenter: Presenter,
-                     log_ctx: dict[str, Any]) -> None:  # fmt: skip
+async def membership(
+    update: ChatMemberUpdated, chats: Chats, records: Records, presenter: Presenter, log_ctx: dict[str, Any]
+) -> None:
     """The bot's own membership changed: in a group, its matches go on in private while it is out;
     in private, the user blocked the bot (or unblocked it: their panels come back)."""
     gone = update.new_chat_member.status in GONE
     log_ctx["action"] = "left" if gone else "joined"
     chat = update.chat
     if chat.type in GROUP_TYPES:
-        if await service.set_group_gone(chat.id, gone) and not gone:
-            for match_id in await service.chat_matches(chat.id):
-                presenter.delivery.kick(match_id)
+        if await chats.set_group_gone(chat.id, gone) and not gone:
+            presenter.show_matches(await records.chat_matches(chat.id))
         return
     user = update.from_user
-    if not await service.set_blocked(user.id, gone) or gone:
+    if not await chats.set_blocked(user.id, gone) or gone:
         return
-    for match_id in await service.user_matches(user.id):
-        record, _ = await service.peek(match_id)
+    for match_id in await records.user_matches(user.id):
+        record, _ = await records.peek(match_id)
         seat = record.seat_of(user.id)
         if seat is not None:
             await presenter.resend_panel(record, seat)
@@ -41,7 +42,7 @@ async def migrated(message: Message, presenter: Presenter, log_ctx: dict[str, An
     """The group became a supergroup: its matches, settings, leaderboard and history move to the new id."""
     assert message.migrate_to_chat_id is not None
     log_ctx["action"] = "migrate"
-    await presenter.migrate(message.chat.id, message.migrate_to_chat_id)
+    await presenter.migrated(message.chat.id, message.migrate_to_chat_id)
 
 
 def build() -> Router:

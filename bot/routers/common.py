@@ -1,4 +1,4 @@
-"""What several routers share: languages, toasts for refusals, admin checks, joining."""
+"""What several routers share: toasts for refusals, the words of /play, admin checks, joining."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from aiogram import Bot
 from aiogram.types import Chat, Message, User
 
 from bot import render
-from bot.i18n import I18n, Translator, pick_lang
+from bot.i18n import I18n, Translator
+from bot.models import LANGS, LEVELS, Level, MatchRecord, Player, Rejection
 from bot.presenter import Presenter
-from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, LEVELS, Lang, Level, MatchRecord, Player, Rejection
+from bot.services.challenges import Challenges
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
 from engine import PRESETS, find_preset
 
 GROUP_TYPES = {"group", "supergroup"}
@@ -82,8 +84,9 @@ async def play_computer(
     preset: str,
     target: int | None,
     level: Level,
-    lang: Lang,
-    service: MatchService,
+    tr: Translator,
+    challenges: Challenges,
+    chats: Chats,
     presenter: Presenter,
     i18n: I18n,
     log_ctx: dict[str, Any],
@@ -91,13 +94,12 @@ async def play_computer(
     """Start a match of ``user`` against the computer in the message's chat (a group, or the private chat
     with the bot): a challenge the computer takes at once. A challenge of theirs still open there is the one
     the computer takes (its message then says the match began)."""
-    tr = i18n[lang]
-    await service.update_profile(user.id, name=player_of(user).name)
-    challenge = await service.open_challenge_of(message.chat.id, user.id)
+    await chats.update_profile(user.id, name=player_of(user).name)
+    challenge = await challenges.open_challenge_of(message.chat.id, user.id)
     try:
         if challenge is None:
-            challenge = await service.open_challenge(message.chat.id, player_of(user), preset, lang, target=target)
-        record = await service.play_computer(challenge.id, user.id, level, i18n[challenge.lang](f"computer-{level}"))
+            challenge = await challenges.open(message.chat.id, player_of(user), preset, tr.lang, target=target)
+        record = await challenges.play_computer(challenge.id, user.id, level, i18n[challenge.lang](f"computer-{level}"))
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await message.reply(rejection_text(tr, exc))
@@ -126,47 +128,26 @@ def player_of(user: User) -> Player:
     return Player(id=user.id, name=user.full_name or user.username or str(user.id))
 
 
-async def chat_lang(service: MatchService, chat_id: int, user: User | None) -> Lang:
-    """A group's language: its setting, else the user's Telegram language when ru or pl, else Russian."""
-    settings = await service.chat_settings(chat_id)
-    if settings.lang is not None:
-        return settings.lang
-    return pick_lang(user.language_code if user else None)
-
-
-async def user_lang(service: MatchService, user: User) -> Lang:
-    """A private chat's language: the user's choice, else their Telegram language, else Russian."""
-    profile = await service.profile(user.id)
-    return profile.lang or pick_lang(user.language_code)
-
-
-async def message_lang(service: MatchService, message: Message) -> Lang:
-    """The language to answer a message in: the group's in a group, the user's in private."""
-    user = message.from_user
-    if message.chat.type in GROUP_TYPES:
-        return await chat_lang(service, message.chat.id, user)
-    return await user_lang(service, user) if user else pick_lang(None)
-
-
 async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:
     member = await bot.get_chat_member(chat.id, user_id)
     return member.status in ("creator", "administrator")
 
 
 async def join(
-    challenge_id: str, user: User, service: MatchService, presenter: Presenter, i18n: I18n
+    challenge_id: str, user: User, user_tr: Translator, challenges: Challenges, presenter: Presenter, i18n: I18n
 ) -> tuple[MatchRecord | None, str | None]:
-    """Accept a challenge for ``user``; returns the match, or None and the refusal's text.
+    """Accept a challenge for ``user``; returns the match, or None and the refusal's text (in the challenge's
+    language, or ``user_tr`` once it is gone).
 
     The caller answers the user, then calls ``presenter.start_match`` (so a
     callback is answered before the table and the panels go out).
     """
-    challenge = await service.challenge(challenge_id)
-    lang = challenge.lang if challenge else await user_lang(service, user)
+    challenge = await challenges.challenge(challenge_id)
+    tr = i18n[challenge.lang] if challenge else user_tr
     try:
-        record = await service.accept(challenge_id, player_of(user), username=user.username)
+        record = await challenges.accept(challenge_id, player_of(user), username=user.username)
     except Rejected as exc:
-        return None, rejection_text(i18n[lang], exc)
+        return None, rejection_text(tr, exc)
     if challenge is not None:
         await presenter.challenge_taken(challenge, record)
     return record, None

@@ -1,4 +1,9 @@
-"""Buttons: joining, withdrawing, game moves, surrender, language; and /surrender, /lang."""
+"""Buttons: joining, withdrawing, game moves, surrender, language; and /surrender, /lang.
+
+A refusal a handler does not answer itself (``Rejected``: the match or the
+challenge is gone, say) is answered by ``bot.middlewares.LanguageMiddleware``
+in the user's language.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +15,22 @@ from aiogram.types import CallbackQuery, Message
 
 from bot import keyboards, render
 from bot.callbacks import ClaimWinCb, ComputerCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb, move_filter
-from bot.i18n import I18n
+from bot.i18n import I18n, Translator
+from bot.models import LANGS, LEVELS, Lang, Level, MatchRecord, Rejection
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, is_admin, join, message_lang, rejection_text, user_lang
-from bot.services.matches import MatchService, Rejected
-from bot.services.models import LANGS, LEVELS, Lang, Level, MatchRecord, Rejection
+from bot.routers.common import GROUP_TYPES, is_admin, join, rejection_text
+from bot.services.challenges import Challenges
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
+from bot.services.moves import Moves
+from bot.services.records import Records
 
 
 async def move(
     query: CallbackQuery,
     callback_data: MoveCb,
-    service: MatchService,
+    records: Records,
+    moves: Moves,
     presenter: Presenter,
     i18n: I18n,
     log_ctx: dict[str, Any],
@@ -28,42 +38,33 @@ async def move(
     """A tile or an action pressed on a panel."""
     log_ctx.update(match=callback_data.m, action=callback_data.a)
     user = query.from_user
-    try:
-        record, match = await service.peek(callback_data.m)
-    except Rejected as exc:
-        log_ctx["result"] = exc.reason.value
-        await query.answer(rejection_text(i18n[await user_lang(service, user)], exc))
-        return
-    tr = i18n[record.lang]
+    record, match = await records.peek(callback_data.m)
     seat = record.seat_of(user.id)
     # An older message than the panel Redis knows is an old panel (checked in the move's script); a newer one
     # is a panel whose sending is not recorded yet (another process sent it a moment ago): its button's
     # version decides, as any.
     message_id = query.message.message_id if query.message is not None and seat is not None else None
-    ticket = presenter.delivery.ticket(record.id)
+    ticket = presenter.ticket(record.id)
     try:
-        result = await service.submit(
-            callback_data.m,
-            user.id,
-            callback_data.a,
-            version=callback_data.v,
-            request_id=query.id,
+        result = await moves.submit(
+            callback_data.m, user.id, callback_data.a, version=callback_data.v, request_id=query.id,
             message_id=message_id,
-        )
+        )  # fmt: skip
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value if exc.refusal is None else exc.refusal.value
         if seat is not None and (
-            exc.reason is Rejection.OLD_PANEL or await _from_old_panel(service, record, seat, message_id, exc)
+            exc.reason is Rejection.OLD_PANEL or await _from_old_panel(records, record, seat, message_id, exc)
         ):
-            await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-old-panel")
+            await _outdated_panel(query, record.id, seat, callback_data.v, records, presenter, log_ctx, "old-panel")
             return
         if exc.reason is Rejection.STALE and seat is not None:
-            await _outdated_panel(query, record.id, seat, callback_data.v, presenter, log_ctx, "toast-stale")
+            await _outdated_panel(query, record.id, seat, callback_data.v, records, presenter, log_ctx, "stale")
             return
-        await query.answer(rejection_text(tr, exc, match.deal.view(seat) if seat is not None else None))
+        view = match.deal.view(seat) if seat is not None else None
+        await query.answer(rejection_text(i18n[record.lang], exc, view))
         if exc.reason is Rejection.MATCH_OVER and query.message is not None:
             # A panel of a finished match that kept its buttons (one sent as the bot died, say).
-            await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
+            await presenter.strip(query.message.chat.id, query.message.message_id)
         return
     if result.duplicate:
         log_ctx["result"] = "duplicate"
@@ -73,13 +74,13 @@ async def move(
 
 
 async def _from_old_panel(
-    service: MatchService, record: MatchRecord, seat: int, message_id: int | None, exc: Rejected
+    records: Records, record: MatchRecord, seat: int, message_id: int | None, exc: Rejected
 ) -> bool:
     """Whether a press refused before its script ran (stale, illegal, out of turn) came from an old panel of an
     active match: that is what the player is told then."""
     if message_id is None or not record.is_active or exc.reason in (Rejection.NO_MATCH, Rejection.MATCH_OVER):
         return False
-    panel = await service.panel_message(record.id, seat)
+    panel = await records.panel_message(record.id, seat)
     return panel is not None and message_id < panel
 
 
@@ -88,16 +89,17 @@ async def _outdated_panel(
     match_id: str,
     seat: int,
     version: int,
+    records: Records,
     presenter: Presenter,
     log_ctx: dict[str, Any],
     toast: str,
 ) -> None:
     """A press on an outdated panel (its button made for ``version``): the player to act gets theirs again, at
-    the bottom; the other a ``toast``. A button newer than the match says that Redis lost writes (it went back
-    to an earlier moment): every message of the match is shown again from what Redis holds, and the pressed
-    message loses its buttons."""
+    the bottom; the other a toast (``toast-<toast>``). A button newer than the match says that Redis lost writes
+    (it went back to an earlier moment): every message of the match is shown again from what Redis holds, and
+    the pressed message loses its buttons."""
     log_ctx["result"] = "old_panel"
-    record, match = await presenter.service.get(match_id)
+    record, match = await records.get(match_id)
     tr = presenter.i18n[record.lang]
     ahead = version > record.version and record.is_active
     if ahead:
@@ -108,33 +110,35 @@ async def _outdated_panel(
         if not ahead:
             await presenter.resend_panel(record, seat)
     else:
-        await query.answer(tr(toast))
+        await query.answer(tr(f"toast-{toast}"))
     if ahead and query.message is not None:
         # A panel of moves Redis lost: Redis does not know it, so nothing else would take its buttons away.
-        await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
+        await presenter.strip(query.message.chat.id, query.message.message_id)
 
 
 async def join_here(
     query: CallbackQuery,
     callback_data: JoinCb,
-    service: MatchService,
+    chats: Chats,
+    challenges: Challenges,
     presenter: Presenter,
     i18n: I18n,
+    user_tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
     """Join from the group; a user who never started the bot is sent to it by the deep link."""
     log_ctx["action"] = "join"
     user = query.from_user
-    profile = await service.profile(user.id)
-    challenge = await service.challenge(callback_data.c)
-    tr = i18n[challenge.lang if challenge else await user_lang(service, user)]
+    profile = await chats.profile(user.id)
+    challenge = await challenges.challenge(callback_data.c)
+    tr = i18n[challenge.lang] if challenge else user_tr
     if not profile.started:
         log_ctx["result"] = "not_started"
         await query.answer(
             tr("toast-start-bot"), url=f"https://t.me/{presenter.bot_username}?start=j_{callback_data.c}"
         )
         return
-    record, refusal = await join(callback_data.c, user, service, presenter, i18n)
+    record, refusal = await join(callback_data.c, user, user_tr, challenges, presenter, i18n)
     if record is None:
         log_ctx["result"] = "refused"
         await query.answer(refusal)
@@ -147,22 +151,23 @@ async def join_here(
 async def computer_here(
     query: CallbackQuery,
     callback_data: ComputerCb,
-    service: MatchService,
+    challenges: Challenges,
     presenter: Presenter,
     i18n: I18n,
+    user_tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
     """The creator of a challenge plays the computer instead of waiting for a person."""
     user = query.from_user
-    challenge = await service.challenge(callback_data.c)
-    tr = i18n[challenge.lang if challenge else await user_lang(service, user)]
+    challenge = await challenges.challenge(callback_data.c)
+    tr = i18n[challenge.lang] if challenge else user_tr
     if challenge is None or callback_data.l not in LEVELS:
         await query.answer(tr("toast-challenge-gone"))
         return
     level: Level = callback_data.l
     log_ctx["action"] = f"computer:{level}"
     try:
-        record = await service.play_computer(challenge.id, user.id, level, tr(f"computer-{level}"))
+        record = await challenges.play_computer(challenge.id, user.id, level, tr(f"computer-{level}"))
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await query.answer(tr("toast-computer-creator-only") if exc.reason is Rejection.NOT_ALLOWED
@@ -175,19 +180,24 @@ async def computer_here(
 
 
 async def withdraw(
-    query: CallbackQuery, callback_data: WithdrawCb, service: MatchService, presenter: Presenter, i18n: I18n
+    query: CallbackQuery,
+    callback_data: WithdrawCb,
+    challenges: Challenges,
+    presenter: Presenter,
+    i18n: I18n,
+    user_tr: Translator,
 ) -> None:
     user = query.from_user
-    challenge = await service.challenge(callback_data.c)
+    challenge = await challenges.challenge(callback_data.c)
     if challenge is None:
-        await query.answer(i18n[await user_lang(service, user)]("toast-challenge-gone"))
+        await query.answer(user_tr("toast-challenge-gone"))
         return
     tr = i18n[challenge.lang]
     admin = False
     if challenge.creator.id != user.id and query.message is not None and query.bot is not None:
         admin = await is_admin(query.bot, query.message.chat, user.id)
     try:
-        await service.withdraw(callback_data.c, user.id, admin=admin)
+        await challenges.withdraw(callback_data.c, user.id, admin=admin)
     except Rejected as exc:
         await query.answer(rejection_text(tr, exc))
         return
@@ -195,21 +205,20 @@ async def withdraw(
     presenter.close_challenge(challenge, "challenge-withdrawn" if not admin else "challenge-cancelled")
 
 
-async def surrender_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+async def surrender_command(message: Message, records: Records, i18n: I18n, tr: Translator) -> None:
     """Ask to confirm giving up: the match in this group, or (in private) each active match."""
     user = message.from_user
     if user is None:
         return
-    tr = i18n[await message_lang(service, message)]
     if message.chat.type in GROUP_TYPES:
-        found = await service.active_match(message.chat.id, user.id)
+        found = await records.active_match(message.chat.id, user.id)
         ids = [found] if found else []
     else:
-        ids = await service.user_matches(user.id)
+        ids = await records.user_matches(user.id)
     asked = False
     for match_id in ids:
         try:
-            record, _ = await service.peek(match_id)
+            record, _ = await records.peek(match_id)
         except Rejected:
             continue
         seat = record.seat_of(user.id)
@@ -228,16 +237,15 @@ async def surrender_command(message: Message, service: MatchService, presenter: 
 async def surrender(
     query: CallbackQuery,
     callback_data: SurrenderCb,
-    service: MatchService,
+    records: Records,
+    moves: Moves,
     presenter: Presenter,
     i18n: I18n,
     log_ctx: dict[str, Any],
 ) -> None:
     log_ctx.update(match=callback_data.m, action="surrender" if callback_data.yes else "keep")
     user = query.from_user
-    record = await _match_or_answer(query, callback_data.m, service, i18n)
-    if record is None:
-        return
+    record, _ = await records.peek(callback_data.m)
     tr = i18n[record.lang]
     if user.id != callback_data.u:
         await query.answer(tr("toast-not-your-question"))
@@ -248,16 +256,16 @@ async def surrender(
     if not callback_data.yes:
         await query.answer(tr("surrender-kept"))
         if query.message is not None:
-            presenter.outbox.edit(query.message.chat.id, query.message.message_id, tr("surrender-kept"), None)
+            presenter.edit(query.message.chat.id, query.message.message_id, tr("surrender-kept"))
         return
     try:
-        result = await service.surrender(callback_data.m, user.id, request_id=query.id)
+        result = await moves.surrender(callback_data.m, user.id, request_id=query.id)
     except Rejected as exc:
         await query.answer(rejection_text(tr, exc))
         return
     await query.answer()
     if query.message is not None:
-        presenter.outbox.edit(query.message.chat.id, query.message.message_id, tr("toast-done"), None)
+        presenter.edit(query.message.chat.id, query.message.message_id, tr("toast-done"))
     if not result.duplicate:
         presenter.show(result)
 
@@ -265,7 +273,8 @@ async def surrender(
 async def claim_win(
     query: CallbackQuery,
     callback_data: ClaimWinCb,
-    service: MatchService,
+    records: Records,
+    moves: Moves,
     presenter: Presenter,
     i18n: I18n,
     log_ctx: dict[str, Any],
@@ -273,12 +282,10 @@ async def claim_win(
     """The waiting player takes the win from an opponent who has not moved for a day."""
     log_ctx.update(match=callback_data.m, action="claim_win")
     user = query.from_user
-    record = await _match_or_answer(query, callback_data.m, service, i18n)
-    if record is None:
-        return
+    record, _ = await records.peek(callback_data.m)
     tr = i18n[record.lang]
     try:
-        result = await service.claim_win(callback_data.m, user.id, version=callback_data.v, request_id=query.id)
+        result = await moves.claim_win(callback_data.m, user.id, version=callback_data.v, request_id=query.id)
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         toast = {Rejection.STALE: "toast-opponent-moved", Rejection.NOT_ALLOWED: "toast-claim-not-yours"}.get(
@@ -286,34 +293,20 @@ async def claim_win(
         )
         await query.answer(tr(toast) if toast else rejection_text(tr, exc))
         if query.message is not None and exc.reason in (Rejection.STALE, Rejection.MATCH_OVER):
-            await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
+            await presenter.strip(query.message.chat.id, query.message.message_id)
         return
     await query.answer()
     if query.message is not None:
-        await presenter.outbox.strip(query.message.chat.id, query.message.message_id)
+        await presenter.strip(query.message.chat.id, query.message.message_id)
     if not result.duplicate:
-        for seat in (0, 1):
-            await service.resend_panel(record.id, seat)
+        await presenter.resend_panels(record)
         presenter.show(result)
 
 
-async def _match_or_answer(
-    query: CallbackQuery, match_id: str, service: MatchService, i18n: I18n
-) -> MatchRecord | None:
-    """The match a button is about, or None when it is gone (the press is then answered with why)."""
-    try:
-        record, _ = await service.peek(match_id)
-    except Rejected as exc:
-        await query.answer(rejection_text(i18n[await user_lang(service, query.from_user)], exc))
-        return None
-    return record
-
-
-async def lang_command(message: Message, service: MatchService, i18n: I18n) -> None:
+async def lang_command(message: Message, tr: Translator) -> None:
     user = message.from_user
     if user is None:
         return
-    tr = i18n[await message_lang(service, message)]
     if message.chat.type in GROUP_TYPES and (
         message.bot is None or not await is_admin(message.bot, message.chat, user.id)
     ):
@@ -323,29 +316,28 @@ async def lang_command(message: Message, service: MatchService, i18n: I18n) -> N
 
 
 async def set_lang(
-    query: CallbackQuery, callback_data: LangCb, service: MatchService, presenter: Presenter, i18n: I18n
+    query: CallbackQuery, callback_data: LangCb, chats: Chats, presenter: Presenter, i18n: I18n, tr: Translator
 ) -> None:
     user = query.from_user
     message = query.message
     lang: Lang = "pl" if callback_data.lang == "pl" else "ru"
     if message is not None and message.chat.type in GROUP_TYPES:
         if query.bot is None or not await is_admin(query.bot, message.chat, user.id):
-            tr = i18n[await chat_lang(service, message.chat.id, user)]
             await query.answer(tr("toast-admin-only"))
             return
-        await service.update_chat_settings(message.chat.id, lang=lang)
+        await chats.update_settings(message.chat.id, lang=lang)
     else:
-        await service.update_profile(user.id, lang=lang)
-    tr = i18n[lang]
-    await query.answer(tr("lang-set"))
+        await chats.update_profile(user.id, lang=lang)
+    chosen = i18n[lang]
+    await query.answer(chosen("lang-set"))
     if message is not None:
-        presenter.outbox.edit(message.chat.id, message.message_id, tr("lang-set"), None)
+        presenter.edit(message.chat.id, message.message_id, chosen("lang-set"))
 
 
-async def unknown_button(query: CallbackQuery, service: MatchService, i18n: I18n, log_ctx: dict[str, Any]) -> None:
+async def unknown_button(query: CallbackQuery, user_tr: Translator, log_ctx: dict[str, Any]) -> None:
     """Junk or forged callback data: a toast, nothing else."""
     log_ctx["result"] = Rejection.ILLEGAL.value
-    await query.answer(i18n[await user_lang(service, query.from_user)]("toast-bad-button"))
+    await query.answer(user_tr("toast-bad-button"))
 
 
 def build() -> Router:

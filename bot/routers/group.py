@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
@@ -11,11 +12,11 @@ from aiogram.types import Message
 
 from bot import render
 from bot.callbacks import WithdrawCb
-from bot.i18n import I18n
+from bot.i18n import I18n, Translator
+from bot.models import Level
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
-    chat_lang,
     choose_preset,
     is_admin,
     level_words,
@@ -25,20 +26,64 @@ from bot.routers.common import (
     rejection_text,
     unknown_game,
 )
-from bot.services.matches import MatchService, Rejected
-from bot.services.models import Level
+from bot.services.challenges import Challenges
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
 from engine import find_preset
 
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 """What Telegram allows as a username: 5 to 32 Latin letters, digits and underscores, a letter first."""
 
 
+@dataclass
+class Asked:
+    """What ``/play``'s words ask for."""
+
+    preset: str
+    target: int | None
+    computer: Level | None = None
+    opponent_username: str | None = None
+
+
+def parse_play(words: list[str], asked: Asked, i18n: I18n, tr: Translator) -> Asked | str:
+    """The game, the computer's level and the friend ``/play``'s words name (``asked``: the chat's game), or the
+    text of the answer to a word it does not know."""
+    games, levels = preset_words(i18n), level_words(i18n)
+    for word in words:
+        if word.lower() in levels:
+            asked.computer = levels[word.lower()] or asked.computer or "normal"
+        elif word.startswith("@") and len(word) > 1:
+            if not USERNAME.fullmatch(word[1:]):
+                return tr("error-bad-username", name=render.user_text(word))
+            asked.opponent_username = word[1:]
+        elif word.lower() in games:
+            asked.preset, asked.target = choose_preset(asked.preset, asked.target, games[word.lower()])
+        else:
+            return unknown_game(tr, word)
+    return asked
+
+
+def replied_opponent(message: Message) -> tuple[int, str] | Literal[False] | None:
+    """The friend a ``/play`` in reply to their message challenges (None: anyone); False when the reply is to a
+    bot or a channel, nobody who could ever move."""
+    reply = message.reply_to_message
+    if reply is None or reply.from_user is None:
+        return None
+    own = message.bot is not None and reply.from_user.id == message.bot.id
+    if reply.sender_chat is not None or (reply.from_user.is_bot and not own):
+        return False
+    # A reply to one of this bot's messages is a challenge to anyone.
+    return None if own else (reply.from_user.id, reply.from_user.full_name)
+
+
 async def play(
     message: Message,
     command: CommandObject,
-    service: MatchService,
+    challenges: Challenges,
+    chats: Chats,
     presenter: Presenter,
     i18n: I18n,
+    tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
     """Open a challenge: ``/play [game] [@friend]`` or in reply to a friend's message; ``/play bot [level]
@@ -46,79 +91,51 @@ async def play(
     user = message.from_user
     if user is None:
         return
-    lang = await chat_lang(service, message.chat.id, user)
-    tr = i18n[lang]
     if message.sender_chat is not None or user.is_bot:
         # A channel or an anonymous admin (Telegram sends them as a bot): nobody who could ever move.
         log_ctx["result"] = "not_a_person"
         await message.reply(tr("error-not-a-person"))
         return
-    settings = await service.chat_settings(message.chat.id)
-    preset, target = settings.preset, settings.target
-    opponent_id: int | None = None
-    opponent_name: str | None = None
-    opponent_username: str | None = None
-    words = preset_words(i18n)
-    computer: Level | None = None
-    levels = level_words(i18n)
-    for word in (command.args or "").split():
-        if word.lower() in levels:
-            computer = levels[word.lower()] or computer or "normal"
-        elif word.startswith("@") and len(word) > 1:
-            if not USERNAME.fullmatch(word[1:]):
-                await message.reply(tr("error-bad-username", name=render.user_text(word)))
-                return
-            opponent_username = word[1:]
-        elif word.lower() in words:
-            preset, target = choose_preset(preset, target, words[word.lower()])
-        else:
-            await message.reply(unknown_game(tr, word))
-            return
-    if computer is not None:
-        await play_computer(message, user, preset, target, computer, lang, service, presenter, i18n, log_ctx)
+    settings = await chats.settings(message.chat.id)
+    asked = parse_play((command.args or "").split(), Asked(settings.preset, settings.target), i18n, tr)
+    if isinstance(asked, str):
+        await message.reply(asked)
         return
-    reply = message.reply_to_message
-    if opponent_username is None and reply is not None and reply.from_user is not None:
-        own = message.bot is not None and reply.from_user.id == message.bot.id
-        if reply.sender_chat is not None or (reply.from_user.is_bot and not own):
-            log_ctx["result"] = "opponent_not_a_person"
-            await message.reply(tr("error-opponent-not-a-person"))
-            return
-        if not own:  # a reply to one of this bot's messages is a challenge to anyone
-            opponent_id, opponent_name = reply.from_user.id, reply.from_user.full_name
-    if opponent_id == user.id or (opponent_username and opponent_username.lower() == (user.username or "").lower()):
+    if asked.computer is not None:
+        await play_computer(message, user, asked.preset, asked.target, asked.computer, tr, challenges, chats,
+                            presenter, i18n, log_ctx)  # fmt: skip
+        return
+    opponent: tuple[int, str] | Literal[False] | None = None
+    if asked.opponent_username is None:
+        opponent = replied_opponent(message)
+    if opponent is False:
+        log_ctx["result"] = "opponent_not_a_person"
+        await message.reply(tr("error-opponent-not-a-person"))
+        return
+    username = asked.opponent_username
+    if (opponent and opponent[0] == user.id) or (username and username.lower() == (user.username or "").lower()):
         await message.reply(tr("error-self-challenge"))
         return
-    if target is not None and find_preset(preset).game != "bingo":
-        target = None
-    await service.update_profile(user.id, name=player_of(user).name)
+    target = asked.target if find_preset(asked.preset).game == "bingo" else None
+    await chats.update_profile(user.id, name=player_of(user).name)
     try:
-        challenge = await service.open_challenge(
-            message.chat.id,
-            player_of(user),
-            preset,
-            lang,
-            target=target,
-            opponent_id=opponent_id,
-            opponent_username=opponent_username,
-            opponent_name=opponent_name,
-        )
+        challenge = await challenges.open(
+            message.chat.id, player_of(user), asked.preset, tr.lang, target=target, opponent_username=username,
+            opponent_id=opponent[0] if opponent else None, opponent_name=opponent[1] if opponent else None,
+        )  # fmt: skip
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await message.reply(rejection_text(tr, exc))
         return
     log_ctx["action"] = f"challenge:{challenge.preset}"
-    text, markup = presenter.challenge_message(challenge)
-    sent = await presenter.outbox.send(message.chat.id, text, markup)
-    await service.set_challenge_message(challenge, sent.message_id)
+    await challenges.set_message(challenge, await presenter.post_challenge(challenge))
 
 
-async def cancel(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+async def cancel(message: Message, challenges: Challenges, presenter: Presenter, tr: Translator) -> None:
     """Remove your open challenge, or (an admin, in reply to it) anyone's."""
     user = message.from_user
     if user is None:
         return
-    tr = i18n[await chat_lang(service, message.chat.id, user)]
     challenge_id: str | None = None
     reply = message.reply_to_message
     if reply is not None and reply.reply_markup is not None:
@@ -127,17 +144,17 @@ async def cancel(message: Message, service: MatchService, presenter: Presenter, 
                 if button.callback_data and button.callback_data.startswith(WithdrawCb.__prefix__ + ":"):
                     challenge_id = WithdrawCb.unpack(button.callback_data).c
     if challenge_id is None:
-        own = await service.open_challenge_of(message.chat.id, user.id)
+        own = await challenges.open_challenge_of(message.chat.id, user.id)
         if own is None:
             await message.reply(tr("error-no-challenge"))
             return
         challenge_id = own.id
-    challenge = await service.challenge(challenge_id)
+    challenge = await challenges.challenge(challenge_id)
     admin = False
     if challenge is not None and challenge.creator.id != user.id and message.bot is not None:
         admin = await is_admin(message.bot, message.chat, user.id)
     try:
-        challenge = await service.withdraw(challenge_id, user.id, admin=admin)
+        challenge = await challenges.withdraw(challenge_id, user.id, admin=admin)
     except Rejected as exc:
         await message.reply(rejection_text(tr, exc))
         return

@@ -1,4 +1,5 @@
-"""Private chat: /start (with deep links), /hand; and the commands valid in the wrong chat."""
+"""Private chat: /start (with deep links), /hand, /play against the computer; and the commands valid in the
+wrong chat."""
 
 from __future__ import annotations
 
@@ -9,42 +10,45 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from bot import keyboards
-from bot.i18n import I18n
+from bot.i18n import I18n, Translator
+from bot.models import Level
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
     choose_preset,
     join,
     level_words,
-    message_lang,
     play_computer,
     player_of,
     preset_words,
     unknown_game,
-    user_lang,
 )
-from bot.services.matches import MatchService, Rejected
-from bot.services.models import Level
+from bot.services.challenges import Challenges
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
+from bot.services.records import Records
 
 
 async def start(
     message: Message,
     command: CommandObject,
-    service: MatchService,
+    chats: Chats,
+    challenges: Challenges,
+    records: Records,
     presenter: Presenter,
     i18n: I18n,
+    tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
     """``/start``; ``/start j_<challenge>`` joins a challenge; ``/start m_<match>`` sends your panel."""
     user = message.from_user
     if user is None:
         return
-    await service.update_profile(user.id, name=player_of(user).name, started=True)
+    await chats.update_profile(user.id, name=player_of(user).name, started=True)
     payload = command.args or ""
-    tr = i18n[await user_lang(service, user)]
     if payload.startswith("j_"):
         log_ctx["action"] = "join"
-        record, refusal = await join(payload[2:], user, service, presenter, i18n)
+        record, refusal = await join(payload[2:], user, tr, challenges, presenter, i18n)
         if record is None:
             await message.answer(refusal or tr("toast-challenge-gone"))
         else:
@@ -54,7 +58,7 @@ async def start(
     if payload.startswith("m_"):
         match_id = payload[2:]
         log_ctx["match"] = match_id
-        if not await resend_panel(match_id, user.id, service, presenter):
+        if not await resend_panel(match_id, user.id, records, presenter):
             await message.answer(tr("error-no-match"))
         return
     await message.answer(tr("start-welcome"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
@@ -63,9 +67,11 @@ async def start(
 async def play_here(
     message: Message,
     command: CommandObject,
-    service: MatchService,
+    chats: Chats,
+    challenges: Challenges,
     presenter: Presenter,
     i18n: I18n,
+    tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
     """``/play [game] [level]`` in private: a match against the computer right here (the table and the hand
@@ -73,10 +79,8 @@ async def play_here(
     user = message.from_user
     if user is None:
         return
-    await service.update_profile(user.id, name=player_of(user).name, started=True)
-    lang = await user_lang(service, user)
-    tr = i18n[lang]
-    settings = await service.chat_settings(message.chat.id)
+    await chats.update_profile(user.id, name=player_of(user).name, started=True)
+    settings = await chats.settings(message.chat.id)
     preset, target = settings.preset, settings.target
     level: Level = "normal"
     words, levels = preset_words(i18n), level_words(i18n)
@@ -88,21 +92,20 @@ async def play_here(
         else:
             await message.answer(unknown_game(tr, word))
             return
-    await play_computer(message, user, preset, target, level, lang, service, presenter, i18n, log_ctx)
+    await play_computer(message, user, preset, target, level, tr, challenges, chats, presenter, i18n, log_ctx)
 
 
-async def help_command(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+async def help_command(message: Message, presenter: Presenter, tr: Translator) -> None:
     """What the bot does and how to start a match."""
-    tr = i18n[await message_lang(service, message)]
     in_group = message.chat.type in GROUP_TYPES
     markup = None if in_group else keyboards.add_to_group_keyboard(tr, presenter.bot_username)
     await message.answer(tr("help-text"), reply_markup=markup)
 
 
-async def resend_panel(match_id: str, user_id: int, service: MatchService, presenter: Presenter) -> bool:
+async def resend_panel(match_id: str, user_id: int, records: Records, presenter: Presenter) -> bool:
     """Send the user's panel of a match at the bottom of the chat; the old one stops working."""
     try:
-        record, _ = await service.get(match_id)
+        record, _ = await records.get(match_id)
     except Rejected:
         return False
     seat = record.seat_of(user_id)
@@ -112,25 +115,25 @@ async def resend_panel(match_id: str, user_id: int, service: MatchService, prese
     return True
 
 
-async def hand(message: Message, service: MatchService, presenter: Presenter, i18n: I18n) -> None:
+async def hand(message: Message, chats: Chats, records: Records, presenter: Presenter, tr: Translator) -> None:
     """Re-send the panel of each of your active matches."""
     user = message.from_user
     if user is None:
         return
-    await service.update_profile(user.id, started=True)
+    await chats.update_profile(user.id, started=True)
     sent = False
-    for match_id in await service.user_matches(user.id):
-        sent = await resend_panel(match_id, user.id, service, presenter) or sent
+    for match_id in await records.user_matches(user.id):
+        sent = await resend_panel(match_id, user.id, records, presenter) or sent
     if not sent:
-        await message.answer(i18n[await user_lang(service, user)]("error-no-match"))
+        await message.answer(tr("error-no-match"))
 
 
-async def hand_in_group(message: Message, service: MatchService, i18n: I18n) -> None:
-    await message.reply(i18n[await message_lang(service, message)]("error-private-only"))
+async def hand_in_group(message: Message, tr: Translator) -> None:
+    await message.reply(tr("error-private-only"))
 
 
-async def group_command_in_private(message: Message, service: MatchService, i18n: I18n) -> None:
-    await message.answer(i18n[await message_lang(service, message)]("error-group-only"))
+async def group_command_in_private(message: Message, tr: Translator) -> None:
+    await message.answer(tr("error-group-only"))
 
 
 def build() -> Router:

@@ -9,10 +9,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import render
 from bot.callbacks import SettingsCb
 from bot.i18n import I18n, Translator
+from bot.models import LANGS, ChatSettings
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, chat_lang, is_admin
-from bot.services.matches import MatchService
-from bot.services.models import LANGS, ChatSettings
+from bot.routers.common import GROUP_TYPES, is_admin
+from bot.services.chats import Chats
+from bot.services.terms import Terms
 from engine import find_preset
 from engine.rules import presets_of
 
@@ -54,21 +55,26 @@ def settings_keyboard(tr: Translator, settings: ChatSettings, default_clock: int
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-async def settings_command(message: Message, service: MatchService, i18n: I18n) -> None:
+async def settings_command(message: Message, chats: Chats, terms: Terms, tr: Translator) -> None:
     user = message.from_user
     if user is None or message.bot is None:
         return
-    tr = i18n[await chat_lang(service, message.chat.id, user)]
     if not await is_admin(message.bot, message.chat, user.id):
         await message.reply(tr("error-admin-only"))
         return
-    settings = await service.chat_settings(message.chat.id)
-    clock = service.turn_timeout
+    settings = await chats.settings(message.chat.id)
+    clock = terms.turn_timeout
     await message.answer(settings_text(tr, settings, clock), reply_markup=settings_keyboard(tr, settings, clock))
 
 
 async def change(
-    query: CallbackQuery, callback_data: SettingsCb, service: MatchService, presenter: Presenter, i18n: I18n
+    query: CallbackQuery,
+    callback_data: SettingsCb,
+    chats: Chats,
+    terms: Terms,
+    presenter: Presenter,
+    i18n: I18n,
+    tr: Translator,
 ) -> None:
     """An admin's press changes one setting and the group is told; anyone else gets a toast."""
     message = query.message
@@ -76,23 +82,22 @@ async def change(
         await query.answer()
         return
     chat_id = message.chat.id
-    tr = i18n[await chat_lang(service, chat_id, query.from_user)]
     if not await is_admin(query.bot, message.chat, query.from_user.id):
         await query.answer(tr("toast-admin-only"))
         return
-    changes = _changes(callback_data, await service.chat_settings(chat_id))
+    changes = _changes(callback_data, await chats.settings(chat_id))
     if changes is None:
         await query.answer(tr("toast-bad-button"))
         return
-    settings = await service.update_chat_settings(chat_id, **changes)
-    tr = i18n[await chat_lang(service, chat_id, query.from_user)]
+    settings = await chats.update_settings(chat_id, **changes)
+    if settings.lang is not None:
+        tr = i18n[settings.lang]  # the group's language, as it is now
     await query.answer(tr("toast-done"))
-    clock = service.turn_timeout
+    clock = terms.turn_timeout
     text = settings_text(tr, settings, clock)
-    presenter.outbox.edit(chat_id, message.message_id, text, settings_keyboard(tr, settings, clock))
-    await presenter.outbox.send(
-        chat_id, tr("settings-changed", name=render.user_text(query.from_user.full_name)) + "\n" + text
-    )
+    presenter.edit(chat_id, message.message_id, text, settings_keyboard(tr, settings, clock))
+    who = render.user_text(query.from_user.full_name)
+    await presenter.send(chat_id, tr("settings-changed", name=who) + "\n" + text)
 
 
 def _changes(data: SettingsCb, settings: ChatSettings) -> dict[str, object] | None:

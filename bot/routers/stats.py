@@ -11,11 +11,12 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot import render
 from bot.i18n import I18n, Translator
+from bot.models import LEVELS, Standing, Summary
 from bot.pictures import build as pictures
 from bot.pictures.painter import Painter, caption_fits
-from bot.routers.common import GROUP_TYPES, message_lang, preset_words, unknown_game
-from bot.services.matches import MatchService
-from bot.services.models import LEVELS, Standing, Summary
+from bot.routers.common import GROUP_TYPES, preset_words, unknown_game
+from bot.services.chats import Chats
+from bot.services.results import Results
 
 log = logging.getLogger(__name__)
 TOP = 10
@@ -23,10 +24,6 @@ LAST_MATCHES = 5
 HISTORY = 10
 CHAT_ROWS = 50
 """How far back a group's /stats looks in the chat's history for the caller's matches."""
-
-
-async def _lang_tr(message: Message, service: MatchService, i18n: I18n) -> Translator:
-    return i18n[await message_lang(service, message)]
 
 
 def standing_line(tr: Translator, row: Standing) -> str:
@@ -41,14 +38,13 @@ def standing_line(tr: Translator, row: Standing) -> str:
     )
 
 
-async def top(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:
+async def top(message: Message, command: CommandObject, results: Results, tr: Translator) -> None:
     """The chat's leaderboard (``/top all``: across all chats), top 10 and your own rank."""
-    tr = await _lang_tr(message, service, i18n)
     everywhere = (command.args or "").strip().lower() in ("all", "все", "wszyscy", "global")
     if message.chat.type not in GROUP_TYPES:
         everywhere = True
     chat_id = None if everywhere else message.chat.id
-    rows = await service.leaderboard(chat_id, TOP)
+    rows = await results.leaderboard(chat_id, TOP)
     if not rows:
         await message.answer(tr("top-empty"))
         return
@@ -56,7 +52,7 @@ async def top(message: Message, command: CommandObject, service: MatchService, i
     lines += [standing_line(tr, row) for row in rows]
     user = message.from_user
     if user is not None and all(row.user_id != user.id for row in rows):
-        mine = await service.rank_of(chat_id, user.id)
+        mine = await results.rank_of(chat_id, user.id)
         lines.append(standing_line(tr, mine) if mine else tr("top-you-unranked"))
     await message.answer("\n".join(lines))
 
@@ -82,15 +78,14 @@ def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = Non
     return tr("stats-match-row", result="won" if winner.id == for_user else "lost", **args)
 
 
-async def stats(message: Message, service: MatchService, i18n: I18n, painter: Painter | None = None) -> None:
+async def stats(message: Message, results: Results, tr: Translator, painter: Painter | None = None) -> None:
     """Your matches, wins, win rate, rating, streaks, per game, and your last five matches; with a picture of
     your rating over your last rated matches (in a group: there; in private: everywhere) as it shows them."""
     user = message.from_user
     if user is None:
         return
-    tr = await _lang_tr(message, service, i18n)
     in_group = message.chat.type in GROUP_TYPES
-    data = await service.stats(user.id, message.chat.id if in_group else None)
+    data = await results.stats(user.id, message.chat.id if in_group else None)
     name = render.user_text(user.full_name)
     if not data.played and not data.computer:
         await message.answer(tr("stats-none", name=name))
@@ -118,16 +113,16 @@ async def stats(message: Message, service: MatchService, i18n: I18n, painter: Pa
                 lines.append(tr("stats-computer-level", level=tr(f"level-{level}"), played=played, won=won,
                                 lost=played - won))  # fmt: skip
     if in_group:
-        chat_rows = await service.history(chat_id=message.chat.id, limit=CHAT_ROWS)
+        chat_rows = await results.history(chat_id=message.chat.id, limit=CHAT_ROWS)
         recent = [r for r in chat_rows if any(p.id == user.id for p in r.players)][:LAST_MATCHES]
     else:
-        recent = await service.history(user_id=user.id, limit=LAST_MATCHES)
+        recent = await results.history(user_id=user.id, limit=LAST_MATCHES)
     if recent:
         lines.append(tr("stats-last"))
         lines += [summary_line(tr, s, for_user=user.id) for s in recent]
     text = "\n".join(lines)
     if painter is not None and data.played and caption_fits(text):
-        ratings = await service.rating_log(user.id, message.chat.id if in_group else None)
+        ratings = await results.rating_log(user.id, message.chat.id if in_group else None)
         chart = pictures.rating_chart(tr, user.full_name, ratings, in_chat=in_group)
         png = None if chart is None else await painter.png(chart)
         if png is not None:
@@ -139,23 +134,21 @@ async def stats(message: Message, service: MatchService, i18n: I18n, painter: Pa
     await message.answer(text)
 
 
-async def history(message: Message, service: MatchService, i18n: I18n) -> None:
+async def history(message: Message, results: Results, tr: Translator) -> None:
     """The chat's last ten finished matches (in private: your own)."""
-    tr = await _lang_tr(message, service, i18n)
     if message.chat.type in GROUP_TYPES:
-        rows = await service.history(chat_id=message.chat.id, limit=HISTORY)
+        rows = await results.history(chat_id=message.chat.id, limit=HISTORY)
     else:
-        rows = await service.history(user_id=message.from_user.id if message.from_user else 0, limit=HISTORY)
+        rows = await results.history(user_id=message.from_user.id if message.from_user else 0, limit=HISTORY)
     if not rows:
         await message.answer(tr("history-empty"))
         return
     await message.answer("\n".join([tr("history-title")] + [summary_line(tr, s) for s in rows]))
 
 
-async def rules(message: Message, command: CommandObject, service: MatchService, i18n: I18n) -> None:
+async def rules(message: Message, command: CommandObject, chats: Chats, i18n: I18n, tr: Translator) -> None:
     """The rules of the chat's game, or of the one named (``/rules 42``)."""
-    tr = await _lang_tr(message, service, i18n)
-    preset = (await service.chat_settings(message.chat.id)).preset if message.chat.type in GROUP_TYPES else "bingo"
+    preset = (await chats.settings(message.chat.id)).preset if message.chat.type in GROUP_TYPES else "bingo"
     word = (command.args or "").strip().lower()
     if word:
         words = preset_words(i18n)

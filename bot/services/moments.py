@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.services.models import DealLine, MomentRecord
+from bot.models import DealLine, MomentRecord
 from engine import Deal
 from engine.bingo import BingoView
 from engine.fortytwo import FortyTwoView

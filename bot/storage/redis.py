@@ -110,3 +110,8 @@ class _WaitingPipeline(ClusterPipeline):
     async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> list[Any]:
         async with self._gate:
             return await super().execute(raise_on_error, allow_redirections)
+
+
+async def ping(redis: Redis) -> None:
+    """Return when Redis answers a PING; its error (or OSError) when it does not."""
+    await redis.ping()

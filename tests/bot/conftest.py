@@ -10,7 +10,7 @@ import fakeredis
 import pytest
 from redis.asyncio import Redis
 
-from bot.services.matches import MatchService
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.redis_server import redis_url
 
@@ -32,9 +32,9 @@ class Backend:
         self._clients.append(client)
         return client
 
-    def service(self, redis: Redis | None = None, **options: Any) -> MatchService:
+    def services(self, redis: Redis | None = None, **options: Any) -> Services:
         """A new service (so an empty cache) under the test's prefix, on ``redis`` or on a new client."""
-        return MatchService(self.client() if redis is None else redis, prefix=self.prefix, **options)
+        return Services.build(self.client() if redis is None else redis, prefix=self.prefix, **options)
 
     async def close(self) -> None:
         """Delete every key under the test's prefix, then close every client."""
@@ -50,18 +50,18 @@ BACKEND = pytest.StashKey[Backend]()
 
 
 @pytest.fixture(params=["fake", "real"])
-async def service(request: pytest.FixtureRequest) -> AsyncIterator[MatchService]:
+async def services(request: pytest.FixtureRequest) -> AsyncIterator[Services]:
     """A match service on fakeredis, then on the real Redis, under a prefix of the test's own."""
     backend = Backend(request.param)
     request.node.stash[BACKEND] = backend
     try:
-        yield backend.service()
+        yield backend.services()
     finally:
         await backend.close()
 
 
 @pytest.fixture
-def backend(request: pytest.FixtureRequest, service: MatchService) -> Backend:
+def backend(request: pytest.FixtureRequest, services: Services) -> Backend:
     """The Redis behind ``service``, for more clients and services on it."""
     backend: Backend = request.node.stash[BACKEND]
     return backend

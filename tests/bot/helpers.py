@@ -6,8 +6,8 @@ import math
 import random
 from typing import Any
 
-from bot.services.matches import MatchService
-from bot.services.models import MatchRecord, MoveResult, Player, Status
+from bot.models import MatchRecord, MoveResult, Player, Status
+from bot.services import Services
 from engine import Match
 
 CHAT = -1001
@@ -19,7 +19,7 @@ STRANGER = 999
 
 
 async def start_match(
-    service: MatchService,
+    services: Services,
     *,
     creator: Player = ALA,
     joiner: Player = BOB,
@@ -29,8 +29,8 @@ async def start_match(
     seed: int = 1,
 ) -> tuple[MatchRecord, Match]:
     """Open a challenge and accept it: the new record and its engine match."""
-    challenge = await service.open_challenge(chat_id, creator, preset, "ru", target=target)
-    record = await service.accept(challenge.id, joiner, seed=seed)
+    challenge = await services.challenges.open(chat_id, creator, preset, "ru", target=target)
+    record = await services.challenges.accept(challenge.id, joiner, seed=seed)
     return record, record.match()
 
 
@@ -47,23 +47,23 @@ def waiting(record: MatchRecord, match: Match) -> Player:
 
 
 async def play_random(
-    service: MatchService, record: MatchRecord, match: Match, rng: random.Random, moves: int | None = None
+    services: Services, record: MatchRecord, match: Match, rng: random.Random, moves: int | None = None
 ) -> MoveResult:
     """Random legal moves (``moves`` of them, else to the end of the match); the last result."""
     result: MoveResult | None = None
     while not match.is_over and (moves is None or moves > 0):
         action = rng.choice(match.legal_actions())
-        result = await service.submit(record.id, to_move(record, match).id, action, version=record.version)
+        result = await services.moves.submit(record.id, to_move(record, match).id, action, version=record.version)
         record, match = result.record, result.match
         moves = None if moves is None else moves - 1
     assert result is not None
     return result
 
 
-async def finish_by_play(service: MatchService, *, seed: int = 1, **options: Any) -> MoveResult:
+async def finish_by_play(services: Services, *, seed: int = 1, **options: Any) -> MoveResult:
     """A whole match of random moves to a target of 1; the result of its last move."""
-    record, match = await start_match(service, target=1, seed=seed, **options)
-    result = await play_random(service, record, match, random.Random(seed))
+    record, match = await start_match(services, target=1, seed=seed, **options)
+    result = await play_random(services, record, match, random.Random(seed))
     assert result.record.status is Status.FINISHED
     return result
 
@@ -74,13 +74,13 @@ def elo_change(winner: int, loser: int, k: int = 32) -> int:
     return math.floor(k * (1 - expected) + 0.5)
 
 
-async def tables(service: MatchService, players: tuple[Player, ...], chat_id: int = CHAT) -> dict[str, Any]:
+async def tables(services: Services, players: tuple[Player, ...], chat_id: int = CHAT) -> dict[str, Any]:
     """Everything a finished match counts in: stats, leaderboards and histories of the chat and of all chats."""
     return {
-        "chat_stats": [await service.stats(p.id, chat_id) for p in players],
-        "global_stats": [await service.stats(p.id) for p in players],
-        "chat_board": await service.leaderboard(chat_id),
-        "global_board": await service.leaderboard(None),
-        "chat_history": await service.history(chat_id=chat_id, limit=100),
-        "user_history": [await service.history(user_id=p.id, limit=100) for p in players],
+        "chat_stats": [await services.results.stats(p.id, chat_id) for p in players],
+        "global_stats": [await services.results.stats(p.id) for p in players],
+        "chat_board": await services.results.leaderboard(chat_id),
+        "global_board": await services.results.leaderboard(None),
+        "chat_history": await services.results.history(chat_id=chat_id, limit=100),
+        "user_history": [await services.results.history(user_id=p.id, limit=100) for p in players],
     }

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from bot.services.matches import Rejected
-from bot.services.models import MoveResult, Rejection, Status
+from bot.models import MoveResult, Rejection, Status
+from bot.services.errors import Rejected
 from bot.storage.codec import StoredDeal
 from engine import Action, Match, apply
 from tests.bot.conftest import Backend
@@ -25,20 +25,20 @@ class TestSamePress:
     @pytest.mark.parametrize("shared", [False, True], ids=["own-instances", "one-instance"])
     async def test_one_applied(self, backend: Backend, shared: bool, versioned: bool) -> None:
         """Exactly one is applied, every other one loses with a rejection, and the version moved by one."""
-        opener = backend.service()
+        opener = backend.services()
         record, match = await start_match(opener, preset="42", seed=4)
         player, action = to_move(record, match), match.legal_actions()[0]
-        services = [opener if shared else backend.service() for _ in range(PRESSES)]
+        services = [opener if shared else backend.services() for _ in range(PRESSES)]
         version = record.version if versioned else None
         results = await asyncio.gather(
-            *(s.submit(record.id, player.id, action, version=version) for s in services), return_exceptions=True
+            *(s.moves.submit(record.id, player.id, action, version=version) for s in services), return_exceptions=True
         )
         applied = [r for r in results if isinstance(r, MoveResult)]
         lost = [r for r in results if isinstance(r, Rejected)]
         assert len(applied) == 1
         assert len(lost) == PRESSES - 1, [r for r in results if not isinstance(r, (MoveResult, Rejected))][:2]
         assert {r.reason for r in lost} <= LOSING
-        stored, stored_match = await backend.service().get(record.id)
+        stored, stored_match = await backend.services().records.get(record.id)
         assert stored.version == record.version + 1
         assert stored_match == apply(match, action)
         assert stored == applied[0].record
@@ -51,7 +51,7 @@ class TestInterleavings:
     async def test_replay(self, backend: Backend, preset: str, seed: int) -> None:
         """The stored match is the sequential replay of the applied moves, in the order of their versions."""
         rng = random.Random(seed)
-        services = [backend.service() for _ in range(4)]
+        services = [backend.services() for _ in range(4)]
         record, initial = await start_match(services[0], preset=preset, seed=seed)
         applied: list[tuple[int, Action, Match]] = []
         limit = 40
@@ -59,8 +59,8 @@ class TestInterleavings:
         async def presser(seat: int) -> None:
             player = record.players[seat]
             while len(applied) < limit:
-                service = rng.choice(services)
-                view, match = await service.get(record.id)
+                one = rng.choice(services)
+                view, match = await one.records.get(record.id)
                 if view.status is not Status.ACTIVE:
                     return
                 if match.turn != seat:
@@ -69,7 +69,7 @@ class TestInterleavings:
                 action = rng.choice(match.legal_actions())
                 await asyncio.sleep(0)
                 try:
-                    result = await service.submit(
+                    result = await one.moves.submit(
                         record.id, player.id, action, version=view.version if rng.random() < 0.5 else None
                     )
                 except Rejected as exc:
@@ -84,7 +84,7 @@ class TestInterleavings:
         for _, action, returned in applied:
             replay.play(action)
             assert replay == returned
-        stored, stored_match = await backend.service().get(record.id)
+        stored, stored_match = await backend.services().records.get(record.id)
         assert len(applied) >= limit or stored.status is not Status.ACTIVE
         assert stored.version == len(applied)
         assert stored_match == replay

@@ -11,7 +11,7 @@ from fluent.syntax import FluentParser, ast
 from fluent.syntax.visitor import Visitor
 
 from bot.i18n import LOCALES, I18n
-from bot.services.models import LANGS, Lang
+from bot.models import LANGS, Lang
 
 PLURAL_KEYS = {"zero", "one", "two", "few", "many", "other"}
 NUMERIC_NAMES = {

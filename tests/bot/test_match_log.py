@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from bot.services.matches import RATING_LOG, MatchService
-from bot.services.models import MomentRecord, RatingPoint
+from bot.models import MomentRecord, RatingPoint
+from bot.services import Services
 from bot.services.moments import deal_line
+from bot.storage.results import RATING_LOG
 from engine import Match
 from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, elo_change, play_random, start_match
 
@@ -67,52 +68,55 @@ class TestDealLine:
 class TestMatchLog:
     """The record's log grows by one line at each finished deal, written with the move."""
 
-    async def test_log_of_a_match(self, service: MatchService) -> None:
-        record, match = await start_match(service, target=3, seed=4)
+    async def test_log_of_a_match(self, services: Services) -> None:
+        record, match = await start_match(services, target=3, seed=4)
         rng = random.Random(4)
         deals = 0
         while not match.is_over:
-            result = await play_random(service, record, match, rng, moves=1)
+            result = await play_random(services, record, match, rng, moves=1)
             if result.finished_deal is not None:
                 deals += 1
                 assert result.record.log[-1] == deal_line(result.finished_deal)
             record, match = result.record, result.match
             assert len(record.log) == deals
-        stored, _ = await service.get(record.id)
+        stored, _ = await services.records.get(record.id)
         assert stored.log == record.log and sum(line.g[record.winner or 0] for line in stored.log) >= 3
 
 
 class TestRatingLog:
     """Each rated match adds the player's rating after it to their log in the chat's table and the global one."""
 
-    async def test_chat_and_global(self, service: MatchService) -> None:
+    async def test_chat_and_global(self, services: Services) -> None:
         for loser, winner, chat in ((ALA, BOB, CHAT), (BOB, ALA, CHAT), (ALA, CEZ, OTHER_CHAT)):
-            record, _ = await start_match(service, creator=loser, joiner=winner, chat_id=chat)
-            await service.surrender(record.id, loser.id)
-        chat_log = await service.rating_log(ALA.id, CHAT)
+            record, _ = await start_match(services, creator=loser, joiner=winner, chat_id=chat)
+            await services.moves.surrender(record.id, loser.id)
+        chat_log = await services.results.rating_log(ALA.id, CHAT)
         assert [(p.rating, p.change) for p in chat_log] == [(1484, -16), (1484 + 17, 17)]
-        assert [(p.rating, p.change) for p in await service.rating_log(BOB.id, CHAT)] == [(1516, 16), (1499, -17)]
-        assert [(p.rating, p.change) for p in await service.rating_log(ALA.id, OTHER_CHAT)] == [(1484, -16)]
-        everywhere = await service.rating_log(ALA.id)
+        assert [(p.rating, p.change) for p in await services.results.rating_log(BOB.id, CHAT)] == [
+            (1516, 16),
+            (1499, -17),
+        ]
+        assert [(p.rating, p.change) for p in await services.results.rating_log(ALA.id, OTHER_CHAT)] == [(1484, -16)]
+        everywhere = await services.results.rating_log(ALA.id)
         assert [p.change for p in everywhere] == [-16, 17, -elo_change(1500, 1501)]
-        assert everywhere[-1].rating == (await service.stats(ALA.id)).rating
+        assert everywhere[-1].rating == (await services.results.stats(ALA.id)).rating
         assert all(isinstance(p, RatingPoint) and p.finished > 0 for p in everywhere)
         assert [p.won for p in everywhere] == [False, True, False]
 
-    async def test_counted_once_and_kept_short(self, service: MatchService) -> None:
+    async def test_counted_once_and_kept_short(self, services: Services) -> None:
         """A finish carried through twice logs once; the log keeps the last RATING_LOG matches."""
         for _ in range(RATING_LOG + 2):
-            record, _ = await start_match(service)
-            result = await service.surrender(record.id, BOB.id)
+            record, _ = await start_match(services)
+            result = await services.moves.surrender(record.id, BOB.id)
             finishing = json.dumps({"c": "1", "w": [ALA.id, ALA.name], "l": [BOB.id, BOB.name], "g": "bingo", "s": ""})
-            await service._count(result.record, finishing)  # run again: counts nothing more
-        log = await service.rating_log(ALA.id, CHAT)
+            await services.finisher.count(result.record, finishing)  # run again: counts nothing more
+        log = await services.results.rating_log(ALA.id, CHAT)
         assert len(log) == RATING_LOG
-        assert log[-1].rating == (await service.stats(ALA.id, CHAT)).rating
+        assert log[-1].rating == (await services.results.stats(ALA.id, CHAT)).rating
         assert [p.rating for p in log] == sorted(p.rating for p in log)
 
-    async def test_unrated_matches_log_nothing(self, service: MatchService) -> None:
+    async def test_unrated_matches_log_nothing(self, services: Services) -> None:
         """An abandoned match changes no rating and logs nothing."""
-        record, _ = await start_match(service)
-        await service.abandon(record.id)
-        assert await service.rating_log(ALA.id, CHAT) == [] and await service.rating_log(ALA.id) == []
+        record, _ = await start_match(services)
+        await services.moves.abandon(record.id)
+        assert await services.results.rating_log(ALA.id, CHAT) == [] and await services.results.rating_log(ALA.id) == []

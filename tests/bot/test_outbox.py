@@ -15,7 +15,8 @@ from aiogram.methods import EditMessageText, SendMessage
 from bot.lean import EditMessageTextLean, SendMessageLean
 from bot.limits import Budget, SharedLimiter
 from bot.outbox import Outbox
-from bot.services.matches import MatchService
+from bot.services import Services
+from bot.storage.budgets import BudgetStore
 from bot.storage.keys import Keys
 from bot.storage.redis import create_redis
 from tests.bot.conftest import Backend
@@ -220,7 +221,7 @@ class TestSharedBudget:
             Outbox(
                 bot,  # type: ignore[arg-type]
                 sleep=clock.sleep,
-                limiter=Granted(SharedLimiter(backend.client(), keys, budget, clock), clock, granted),
+                limiter=Granted(SharedLimiter(BudgetStore(backend.client(), keys), budget, clock), clock, granted),
             )
             for _ in range(2)
         ]
@@ -235,7 +236,7 @@ class TestSharedBudget:
             await limiter.take(WARM_UP, edit=False)
         return limiters
 
-    async def test_a_group_across_processes(self, service: MatchService, backend: Backend, clock: Clock) -> None:
+    async def test_a_group_across_processes(self, services: Services, backend: Backend, clock: Clock) -> None:
         """Both send 30 messages and edit one 30 times in one group at once: at most 20 calls let go in any 60 s,
         all 60 messages sent and the newest edit shown."""
         bot = FakeBot(clock)
@@ -250,7 +251,7 @@ class TestSharedBudget:
         assert not any(limiter._down for limiter in limiters), "Redis did not answer: each process counted alone"
         assert most_in_window(sorted(at for _, at in granted), 60.0) <= 20
 
-    async def test_a_private_chat_across_processes(self, service: MatchService, backend: Backend, clock: Clock) -> None:
+    async def test_a_private_chat_across_processes(self, services: Services, backend: Backend, clock: Clock) -> None:
         """Both send to one player: no two calls let go within a second."""
         bot = FakeBot(clock)
         granted: list[tuple[int, float]] = []
@@ -267,7 +268,7 @@ class TestSharedBudget:
         still send (that storage is down, say)."""
         redis = create_redis(f"redis://127.0.0.1:{free_port()}/0", timeout=0.2)
         bot = FakeBot(clock)
-        limiter = SharedLimiter(redis, Keys("down"), Budget(group_budget=20, group_window=60.0), clock)
+        limiter = SharedLimiter(BudgetStore(redis, Keys("down")), Budget(group_budget=20, group_window=60.0), clock)
         box = Outbox(bot, sleep=clock.sleep, limiter=limiter)  # type: ignore[arg-type]
         for i in range(30):
             await box.send(GROUP, str(i))

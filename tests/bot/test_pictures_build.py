@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import I18n
+from bot.models import DealLine, Lang, MomentRecord, Player, RatingPoint
 from bot.pictures import build
-from bot.services.matches import MatchService
-from bot.services.models import DealLine, Lang, MomentRecord, Player, RatingPoint
+from bot.services import Services
 from tests.bot.helpers import ALA, BOB, CHAT, finish_by_play, start_match
 
 I18N = I18n()
@@ -17,10 +17,10 @@ class TestMatchCard:
     """The card of a finished match."""
 
     @pytest.mark.parametrize("lang", ["ru", "pl"])
-    async def test_played_to_the_end(self, service: MatchService, lang: Lang) -> None:
+    async def test_played_to_the_end(self, services: Services, lang: Lang) -> None:
         """The chart's last point is the final score; both ratings after the match, with their change."""
-        result = await finish_by_play(service, seed=3)
-        record, summary = result.record, (await service.messages(result.record.id)).summary
+        result = await finish_by_play(services, seed=3)
+        record, summary = result.record, (await services.stores.matches.messages(result.record.id)).summary
         assert summary is not None and summary.winner is not None and summary.ratings is not None
         tr = I18N[lang]
         card = build.match_card(tr, record, summary)
@@ -34,11 +34,11 @@ class TestMatchCard:
         assert card.sides[1 - w].rating == tr("card-rating", rating=str(summary.ratings[1]), change=f"\u2212{change}")
         assert card.last_trick is not None
 
-    async def test_moments_latest_three(self, service: MatchService) -> None:
+    async def test_moments_latest_three(self, services: Services) -> None:
         """Moments come from the log, the latest three, each with its tiles and its deal named."""
-        record, _ = await start_match(service)
-        result = await service.surrender(record.id, ALA.id)
-        summary = (await service.messages(record.id)).summary
+        record, _ = await start_match(services)
+        result = await services.moves.surrender(record.id, ALA.id)
+        summary = (await services.stores.matches.messages(record.id)).summary
         assert summary is not None
         lines = tuple(
             DealLine(n=n, g=(1, 0), m=(MomentRecord(k="bingo", s=0, t=("00", "55")),)) for n in range(1, 5)
@@ -54,12 +54,12 @@ class TestMatchCard:
         assert all(m.tiles == ((0, 0), (5, 5)) for m in card.moments)
         assert card.deals == ((1, 0), (2, 0), (3, 0), (4, 0))
 
-    async def test_the_computer(self, service: MatchService) -> None:
+    async def test_the_computer(self, services: Services) -> None:
         """The computer is named so, its level where a rating would go; nobody's rating changes."""
-        challenge = await service.open_challenge(CHAT, ALA, "bingo", "pl")
-        record = await service.play_computer(challenge.id, ALA.id, "hard", "🤖 Komputer (trudny)")
-        result = await service.surrender(record.id, ALA.id)
-        summary = (await service.messages(record.id)).summary
+        challenge = await services.challenges.open(CHAT, ALA, "bingo", "pl")
+        record = await services.challenges.play_computer(challenge.id, ALA.id, "hard", "🤖 Komputer (trudny)")
+        result = await services.moves.surrender(record.id, ALA.id)
+        summary = (await services.stores.matches.messages(record.id)).summary
         assert summary is not None
         card = build.match_card(I18N["pl"], result.record, summary)
         seat = result.record.computer_seat

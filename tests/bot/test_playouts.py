@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.services.matches import MatchService
-from bot.services.models import Finish, MatchRecord, Status
+from bot.models import Finish, MatchRecord, Status
+from bot.services import Services
 from bot.storage.codec import StoredDeal
 from engine import PRESETS, apply
 from tests.bot.conftest import Backend
@@ -20,21 +20,21 @@ class TestPlayouts:
     """Random matches of every preset to a target of 2, each move checked."""
 
     @pytest.mark.parametrize(("preset", "seed"), PLAYOUTS, ids=[f"{p}-{s}" for p, s in PLAYOUTS])
-    async def test_playout(self, backend: Backend, service: MatchService, preset: str, seed: int) -> None:
+    async def test_playout(self, backend: Backend, services: Services, preset: str, seed: int) -> None:
         """After every move a fresh read equals what the service returned, and both round trips are identity."""
         rng = random.Random(seed)
         reader = backend.client()
-        record, match = await start_match(service, preset=preset, target=2, seed=seed)
+        record, match = await start_match(services, preset=preset, target=2, seed=seed)
         deals = 1
         while record.status is Status.ACTIVE:
             before = match.copy()
             action = rng.choice(match.legal_actions())
-            result = await service.submit(
+            result = await services.moves.submit(
                 record.id, to_move(record, match).id, action, version=record.version, request_id=f"q{record.version}"
             )
             assert match == before
             assert result.match == apply(before, action)
-            fresh, fresh_match = await MatchService(reader, prefix=backend.prefix).get(record.id)
+            fresh, fresh_match = await Services.build(reader, prefix=backend.prefix).records.get(record.id)
             assert fresh == result.record
             assert fresh_match == result.match
             assert StoredDeal.of(result.match).to_match() == result.match
@@ -50,7 +50,7 @@ class TestPlayouts:
         assert (record.status, record.winner, record.finish) == (Status.FINISHED, match.winner, Finish.TARGET)
         assert result.summary is not None
         assert result.summary.score == match.score
-        assert await service.active_match(record.chat_id, record.players[0].id) is None
+        assert await services.records.active_match(record.chat_id, record.players[0].id) is None
 
 
 class TestRestart:
@@ -58,19 +58,19 @@ class TestRestart:
 
     async def test_continue_mid_deal(self, backend: Backend) -> None:
         """A second instance on a new client finishes a match the first left in the middle of a deal."""
-        first = backend.service()
+        first = backend.services()
         record, match = await start_match(first, target=2, seed=5)
         rng = random.Random(5)
         result = await play_random(first, record, match, rng, moves=5)
         assert result.match.deal.number == 1 and len(result.match.deal.actions) == 5
-        await first.redis.aclose()
-        second = backend.service()
-        record, match = await second.get(record.id)
+        await first.stores.redis.aclose()
+        second = backend.services()
+        record, match = await second.records.get(record.id)
         assert (record, match) == (result.record, result.match)
-        assert await second.active_match(record.chat_id, record.players[0].id) == record.id
+        assert await second.records.active_match(record.chat_id, record.players[0].id) == record.id
         end = await play_random(second, record, match, rng)
         assert end.record.status is Status.FINISHED
         assert end.summary is not None and end.summary.winner is not None
         winner = record.players[end.summary.winner]
-        assert (await second.stats(winner.id, record.chat_id)).won == 1
-        assert await second.chat_matches(record.chat_id) == []
+        assert (await second.results.stats(winner.id, record.chat_id)).won == 1
+        assert await second.records.chat_matches(record.chat_id) == []

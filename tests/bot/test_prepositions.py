@@ -8,7 +8,7 @@ import pytest
 
 from bot import render
 from bot.i18n import LOCALES, I18n
-from bot.services.models import Finish, Summary
+from bot.models import Finish, Summary
 from engine import PRESETS, Match
 from tests.bot.texts_cases import record_of, render_all
 from tests.prepositions import name_placeables_after_prepositions, names_after_prepositions

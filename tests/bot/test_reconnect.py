@@ -8,7 +8,7 @@ import uuid
 import pytest
 from redis.asyncio import Redis
 
-from bot.services.matches import MatchService
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.bot.helpers import play_random, start_match
 from tests.redis_server import on_cluster, redis_url
@@ -36,19 +36,19 @@ class TestReconnect:
         redis = create_redis(redis_url())
         redis.connection_pool.connection_kwargs["client_name"] = name
         admin = Redis.from_url(redis_url())
-        service = MatchService(redis, prefix=prefix)
+        services = Services.build(redis, prefix=prefix)
         try:
-            record, match = await start_match(service, target=2, seed=3)
+            record, match = await start_match(services, target=2, seed=3)
             rng = random.Random(3)
             drops = 0
             while not match.is_over:
-                result = await play_random(service, record, match, rng, moves=5)
+                result = await play_random(services, record, match, rng, moves=5)
                 record, match = result.record, result.match
                 drops += await _kill_connections_named(admin, name) > 0
             assert drops >= 2
-            stored, stored_match = await MatchService(admin, prefix=prefix).get(record.id)
+            stored, stored_match = await Services.build(admin, prefix=prefix).records.get(record.id)
             assert stored.version == record.version and stored_match == match
-            assert (await service.stats(record.players[match.winner or 0].id)).won == 1
+            assert (await services.results.stats(record.players[match.winner or 0].id)).won == 1
         finally:
             async for key in admin.scan_iter(match=f"{prefix}*"):
                 await admin.delete(key)

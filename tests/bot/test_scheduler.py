@@ -9,9 +9,10 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.app import adopt_jobs
+from bot.models import Player
 from bot.scheduler import LEASE, RETRY, Scheduler
-from bot.services.matches import MatchService
-from bot.services.models import Player
+from bot.services import Services
+from bot.storage.jobs import JobStore
 from bot.storage.keys import Keys
 from tests.bot.conftest import Backend
 from tests.bot.helpers import BOB, CEZ, CHAT, OTHER_CHAT, start_match
@@ -20,13 +21,13 @@ from tests.e2e.simclock import SimClock
 
 def scheduler_on(backend: Backend, clock: SimClock) -> Scheduler:
     """A scheduler with a client of its own (a process of its own) on the test's Redis."""
-    return Scheduler(backend.client(), Keys(backend.prefix), clock)
+    return Scheduler(JobStore(backend.client(), Keys(backend.prefix)), clock)
 
 
 class TestDue:
     """A job runs when due, not before; the handler says when it is due again."""
 
-    async def test_runs_when_due(self, service: MatchService, backend: Backend) -> None:
+    async def test_runs_when_due(self, services: Services, backend: Backend) -> None:
         clock = SimClock()
         scheduler = scheduler_on(backend, clock)
         ran: list[str] = []
@@ -47,7 +48,7 @@ class TestDue:
         clock.advance(1000)
         assert await scheduler.run_due() == 0
 
-    async def test_handler_reschedules(self, service: MatchService, backend: Backend) -> None:
+    async def test_handler_reschedules(self, services: Services, backend: Backend) -> None:
         """A handler's answer is when it runs next; each run once."""
         clock = SimClock()
         scheduler = scheduler_on(backend, clock)
@@ -66,7 +67,7 @@ class TestDue:
         assert runs == 3
         assert await scheduler.due_at("k:x") is None
 
-    async def test_rescheduled_while_running(self, service: MatchService, backend: Backend) -> None:
+    async def test_rescheduled_while_running(self, services: Services, backend: Backend) -> None:
         """A job scheduled anew while its handler runs keeps the new time (the handler's answer loses)."""
         clock = SimClock()
         scheduler = scheduler_on(backend, clock)
@@ -85,7 +86,7 @@ class TestDue:
 class TestExactlyOnce:
     """Several processes' schedulers share the jobs: each due job runs in exactly one of them."""
 
-    async def test_two_processes(self, service: MatchService, backend: Backend) -> None:
+    async def test_two_processes(self, services: Services, backend: Backend) -> None:
         clock = SimClock()
         schedulers = [scheduler_on(backend, clock) for _ in range(2)]
         ran: Counter[str] = Counter()
@@ -108,7 +109,7 @@ class TestExactlyOnce:
         assert ran == Counter({str(n): 1 for n in range(120)})
         assert sum(by.values()) == 120
 
-    async def test_a_dead_process_job_comes_back(self, service: MatchService, backend: Backend) -> None:
+    async def test_a_dead_process_job_comes_back(self, services: Services, backend: Backend) -> None:
         """A process that claimed a job and died (its handler never finished) leaves it to another process
         once the lease ends, and not before."""
         clock = SimClock()
@@ -144,7 +145,7 @@ class TestExactlyOnce:
 class TestFailures:
     """A handler that fails is tried again; Redis failing mid-way leaves the job to its lease."""
 
-    async def test_error_is_retried(self, service: MatchService, backend: Backend) -> None:
+    async def test_error_is_retried(self, services: Services, backend: Backend) -> None:
         clock = SimClock()
         scheduler = scheduler_on(backend, clock)
         calls = 0
@@ -165,7 +166,7 @@ class TestFailures:
         assert calls == 2
         assert await scheduler.due_at("k:x") is None
 
-    async def test_storage_error_waits_for_the_lease(self, service: MatchService, backend: Backend) -> None:
+    async def test_storage_error_waits_for_the_lease(self, services: Services, backend: Backend) -> None:
         clock = SimClock()
         scheduler = scheduler_on(backend, clock)
         calls = 0
@@ -192,15 +193,15 @@ DAN = Player(id=104, name="Dan")
 class TestAdopt:
     """At a start, challenges and matches from before the scheduler get their jobs; existing jobs stay."""
 
-    async def test_adopt(self, service: MatchService, backend: Backend) -> None:
+    async def test_adopt(self, services: Services, backend: Backend) -> None:
         clock = SimClock()
-        scheduler = Scheduler(service.redis, service.keys, clock)
-        old, _ = await start_match(service)
-        kept, _ = await start_match(service, creator=CEZ, joiner=BOB, chat_id=OTHER_CHAT)
-        challenge = await service.open_challenge(CHAT, DAN, "bingo", "ru")
+        scheduler = Scheduler(services.stores.jobs, clock)
+        old, _ = await start_match(services)
+        kept, _ = await start_match(services, creator=CEZ, joiner=BOB, chat_id=OTHER_CHAT)
+        challenge = await services.challenges.open(CHAT, DAN, "bingo", "ru")
         kept_at = await scheduler.due_at(f"t:{kept.id}")
-        await service.redis.zrem(service.keys.jobs(), f"t:{old.id}", f"x:{challenge.id}")
-        await adopt_jobs(service, scheduler)
+        await services.stores.redis.zrem(services.stores.keys.jobs(), f"t:{old.id}", f"x:{challenge.id}")
+        await adopt_jobs(services)
         assert await scheduler.due_at(f"t:{old.id}") is not None
         assert await scheduler.due_at(f"x:{challenge.id}") == pytest.approx(challenge.expires)
         assert await scheduler.due_at(f"t:{kept.id}") == kept_at

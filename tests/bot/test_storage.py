@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from bot.services.matches import MatchService, StorageUnavailable
-from bot.services.models import Challenge
+from bot.models import Challenge
+from bot.services import Services
+from bot.storage.base import StorageUnavailable
 from bot.storage.mux import MuxRedis
 from bot.storage.redis import create_redis, redacted
 from tests.bot.helpers import ALA, BOB, CHAT
@@ -20,57 +21,57 @@ CHALLENGE = Challenge(
     id="c1", chat_id=CHAT, creator=ALA, preset="bingo", target=8, lang="ru", created=0.0, expires=300.0
 )
 
-Call = Callable[[MatchService], Awaitable[object]]
+Call = Callable[[Services], Awaitable[object]]
 CALLS: dict[str, Call] = {
-    "get": lambda s: s.get("m1"),
-    "submit": lambda s: s.submit("m1", ALA.id, "00", version=0, request_id="q"),
-    "surrender": lambda s: s.surrender("m1", ALA.id),
-    "abandon": lambda s: s.abandon("m1"),
-    "active_match": lambda s: s.active_match(CHAT, ALA.id),
-    "chat_matches": lambda s: s.chat_matches(CHAT),
-    "user_matches": lambda s: s.user_matches(ALA.id),
-    "messages": lambda s: s.messages("m1"),
-    "panel_message": lambda s: s.panel_message("m1", 0),
-    "shown": lambda s: s.shown("m1", t=1),
-    "posted": lambda s: s.posted("m1", "{}"),
-    "resend_panel": lambda s: s.resend_panel("m1", 0),
-    "screens_due": lambda s: s.screens_due(),
-    "settle": lambda s: s.settle("m1", group_gone=False, blocked=(False, False)),
-    "group_gone": lambda s: s.group_gone(CHAT),
-    "set_group_gone": lambda s: s.set_group_gone(CHAT, True),
-    "set_blocked": lambda s: s.set_blocked(ALA.id, True),
-    "migrate_chat": lambda s: s.migrate_chat(CHAT, CHAT - 1),
-    "open_challenge": lambda s: s.open_challenge(CHAT, ALA, "bingo", "ru"),
-    "challenge": lambda s: s.challenge("c1"),
-    "open_challenge_of": lambda s: s.open_challenge_of(CHAT, ALA.id),
-    "set_challenge_message": lambda s: s.set_challenge_message(CHALLENGE, 5),
-    "withdraw": lambda s: s.withdraw("c1", ALA.id),
-    "accept": lambda s: s.accept("c1", BOB),
-    "chat_settings": lambda s: s.chat_settings(CHAT),
-    "update_chat_settings": lambda s: s.update_chat_settings(CHAT, lang="pl"),
-    "profile": lambda s: s.profile(ALA.id),
-    "update_profile": lambda s: s.update_profile(ALA.id, name="Ala"),
-    "first_delivery": lambda s: s.first_delivery(1, "attempt"),
-    "forget_delivery": lambda s: s.forget_delivery(1, "attempt"),
-    "notice": lambda s: s.notice("c1"),
-    "expire_challenge": lambda s: s.expire_challenge(CHALLENGE),
-    "forfeit": lambda s: s.forfeit("m1", 0, version=1),
-    "claim_win": lambda s: s.claim_win("m1", ALA.id, version=1),
-    "clock_marks": lambda s: s.clock_marks("m1"),
-    "mark_clock": lambda s: s.mark_clock("m1", "r", 1),
-    "leaderboard": lambda s: s.leaderboard(CHAT),
-    "rank_of": lambda s: s.rank_of(None, ALA.id),
-    "stats": lambda s: s.stats(ALA.id, CHAT),
-    "history": lambda s: s.history(chat_id=CHAT),
+    "get": lambda s: s.records.get("m1"),
+    "submit": lambda s: s.moves.submit("m1", ALA.id, "00", version=0, request_id="q"),
+    "surrender": lambda s: s.moves.surrender("m1", ALA.id),
+    "abandon": lambda s: s.moves.abandon("m1"),
+    "active_match": lambda s: s.records.active_match(CHAT, ALA.id),
+    "chat_matches": lambda s: s.records.chat_matches(CHAT),
+    "user_matches": lambda s: s.records.user_matches(ALA.id),
+    "messages": lambda s: s.stores.matches.messages("m1"),
+    "panel_message": lambda s: s.records.panel_message("m1", 0),
+    "shown": lambda s: s.stores.matches.shown("m1", t=1),
+    "posted": lambda s: s.stores.matches.posted("m1", "{}"),
+    "resend_panel": lambda s: s.stores.matches.shown_due("m1", p0n=-1),
+    "screens_due": lambda s: s.stores.matches.screens_due(),
+    "settle": lambda s: s.stores.matches.settle("m1", group_gone=False, blocked=(False, False)),
+    "group_gone": lambda s: s.chats.group_gone(CHAT),
+    "set_group_gone": lambda s: s.chats.set_group_gone(CHAT, True),
+    "set_blocked": lambda s: s.chats.set_blocked(ALA.id, True),
+    "migrate_chat": lambda s: s.chats.migrate(CHAT, CHAT - 1),
+    "open_challenge": lambda s: s.challenges.open(CHAT, ALA, "bingo", "ru"),
+    "challenge": lambda s: s.challenges.challenge("c1"),
+    "open_challenge_of": lambda s: s.challenges.open_challenge_of(CHAT, ALA.id),
+    "set_challenge_message": lambda s: s.challenges.set_message(CHALLENGE, 5),
+    "withdraw": lambda s: s.challenges.withdraw("c1", ALA.id),
+    "accept": lambda s: s.challenges.accept("c1", BOB),
+    "chat_settings": lambda s: s.chats.settings(CHAT),
+    "update_chat_settings": lambda s: s.chats.update_settings(CHAT, lang="pl"),
+    "profile": lambda s: s.chats.profile(ALA.id),
+    "update_profile": lambda s: s.chats.update_profile(ALA.id, name="Ala"),
+    "first_delivery": lambda s: s.stores.updates.first(1, "attempt"),
+    "forget_delivery": lambda s: s.stores.updates.forget(1, "attempt"),
+    "notice": lambda s: s.challenges.notice("c1"),
+    "expire_challenge": lambda s: s.challenges.expire(CHALLENGE),
+    "forfeit": lambda s: s.moves.forfeit("m1", 0, version=1),
+    "claim_win": lambda s: s.moves.claim_win("m1", ALA.id, version=1),
+    "clock_marks": lambda s: s.stores.matches.clock_marks("m1"),
+    "mark_clock": lambda s: s.stores.matches.mark_clock("m1", "r", 1, ttl=60),
+    "leaderboard": lambda s: s.results.leaderboard(CHAT),
+    "rank_of": lambda s: s.results.rank_of(None, ALA.id),
+    "stats": lambda s: s.results.stats(ALA.id, CHAT),
+    "history": lambda s: s.results.history(chat_id=CHAT),
 }
 
 
 @pytest.fixture
-async def dead() -> AsyncIterator[MatchService]:
+async def dead() -> AsyncIterator[Services]:
     """A service whose Redis does not answer (nothing listens on port 1)."""
     client = create_redis(DEAD_URL, timeout=0.2)
     try:
-        yield MatchService(client, prefix="test:dead")
+        yield Services.build(client, prefix="test:dead")
     finally:
         await client.aclose()
 
@@ -79,7 +80,7 @@ class TestStorageUnavailable:
     """Every call of the service turns a lost connection into StorageUnavailable."""
 
     @pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
-    async def test_raised(self, dead: MatchService, call: Call) -> None:
+    async def test_raised(self, dead: Services, call: Call) -> None:
         """The caller sees the service's own error, not a redis exception."""
         with pytest.raises(StorageUnavailable):
             await call(dead)

@@ -14,7 +14,7 @@ import pytest
 
 from bot import keyboards, render
 from bot.i18n import I18n
-from bot.services.models import Lang
+from bot.models import Lang
 from engine import Match
 from tests.bot.texts_cases import forty_two_in_play, record_of, render_all
 

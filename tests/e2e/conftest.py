@@ -12,7 +12,7 @@ import pytest
 from bot.app import App, create_app, set_commands
 from bot.clock import Clock
 from bot.config import Settings
-from bot.services.matches import MatchService
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.process import BotProcess
@@ -82,10 +82,10 @@ async def cleanup_redis(prefix: str) -> AsyncIterator[None]:
 
 
 @pytest.fixture
-async def outside(prefix: str) -> AsyncIterator[MatchService]:
+async def outside(prefix: str) -> AsyncIterator[Services]:
     """The test's own view of the Redis of a bot that runs as another process; its keys go at the end."""
     redis = create_redis(redis_url())
-    yield MatchService(redis, prefix=prefix)
+    yield Services.build(redis, prefix=prefix)
     await delete_keys(prefix)
     await redis.aclose()
 

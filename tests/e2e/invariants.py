@@ -22,7 +22,7 @@ from bot import render
 from bot.app import App
 from bot.callbacks import MAX_CALLBACK_BYTES
 from bot.i18n import I18n
-from bot.services.models import LANGS
+from bot.models import LANGS
 from tests.e2e.conftest import GROUP_BUDGET, GROUP_WINDOW
 from tests.e2e.driver import match_id_of, move_data, panel_of, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
@@ -100,7 +100,7 @@ class Referee:
             live = [p for p in panels if p is not None]
             assert live, "the match has no panel"
             self.match_id = match_id_of(live[0])
-        record, match = await self.app.service.get(self.match_id)
+        record, match = await self.app.services.records.get(self.match_id)
         hands = [{t.notation() for t in match.deal.view(seat).hand} for seat in (0, 1)]
         for seat, panel in enumerate(panels):
             if panel is None:
@@ -111,7 +111,7 @@ class Referee:
             if shown:
                 assert shown == hands[seat], f"seat {seat}'s panel shows {shown}, the hand is {hands[seat]}"
             self._no_leak_to_opponent(panel, hands[1 - seat])
-        messages = await self.app.service.messages(record.id)
+        messages = await self.app.services.stores.matches.messages(record.id)
         # The group's side may lag behind the panels (it waits for the group's budget): a table that
         # belongs to a finished deal is no longer the current one.
         table = messages.table if messages.table_deal == match.deal.number else None

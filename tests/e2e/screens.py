@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from bot import render
 from bot.i18n import Translator
-from bot.services.matches import MatchService
+from bot.services import Services
 from engine import Action, Match
 from tests.e2e.driver import move_data, panel_of, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
@@ -34,10 +34,10 @@ async def _until(predicate: Callable[[], object], timeout: float, what: str) -> 
 
 
 async def acting_panel(
-    fake: FakeTelegram, service: MatchService, match_id: str, players: tuple[FakeUser, FakeUser]
+    fake: FakeTelegram, services: Services, match_id: str, players: tuple[FakeUser, FakeUser]
 ) -> tuple[FakeUser, Sent, Match, int]:
     """The player to act, their newest panel (waited for), the match and its version."""
-    record, match = await service.get(match_id)
+    record, match = await services.records.get(match_id)
     user = players[match.turn or 0]
     deadline = time.monotonic() + LAG
     while True:
@@ -51,7 +51,7 @@ async def acting_panel(
 
 async def press(
     fake: FakeTelegram,
-    service: MatchService,
+    services: Services,
     match_id: str,
     players: tuple[FakeUser, FakeUser],
     rng: random.Random,
@@ -61,7 +61,7 @@ async def press(
 ) -> bool:
     """One press on the acting player's newest panel; True once the match moved on (False: the panel was
     outdated and the press only brought it back, or the press was refused: a newer panel came meanwhile)."""
-    user, panel, match, version = await acting_panel(fake, service, match_id, players)
+    user, panel, match, version = await acting_panel(fake, services, match_id, players)
     options = [b["callback_data"] for b in playable(panel)]
     data = (choose(match, options) if choose else None) or rng.choice(options)
     query = fake.press(user, panel, data)
@@ -69,7 +69,7 @@ async def press(
         await asyncio.sleep(0.2)
         return False
     deadline = time.monotonic() + timeout
-    while (await service.get(match_id))[0].version == version:
+    while (await services.records.get(match_id))[0].version == version:
         if fake.answers.get(query, {}).get("text"):
             return False  # refused with a toast (say, a panel sent again meanwhile): the player looks again
         if time.monotonic() > deadline:
@@ -80,7 +80,7 @@ async def press(
 
 async def finish(
     fake: FakeTelegram,
-    service: MatchService,
+    services: Services,
     match_id: str,
     players: tuple[FakeUser, FakeUser],
     rng: random.Random,
@@ -89,26 +89,26 @@ async def finish(
     """Press the latest panels until the match is over; the number of applied presses."""
     moves = 0
     for _ in range(max_presses):
-        record, _ = await service.get(match_id)
+        record, _ = await services.records.get(match_id)
         if not record.is_active:
             return moves
-        moves += await press(fake, service, match_id, players, rng)
+        moves += await press(fake, services, match_id, players, rng)
     raise AssertionError(f"no end after {max_presses} presses")
 
 
 async def press_watching_the_turn(
-    fake: FakeTelegram, service: MatchService, match_id: str, players: tuple[FakeUser, FakeUser], rng: random.Random
+    fake: FakeTelegram, services: Services, match_id: str, players: tuple[FakeUser, FakeUser], rng: random.Random
 ) -> bool:
     """One applied press; when it handed the turn over (True), the new mover's panel came as a new message
     (the old one deleted) and the mover's was edited in place (unless the deal ended and they lead again)."""
-    _, match = await service.get(match_id)
+    _, match = await services.records.get(match_id)
     seat = match.turn or 0
     mover, other = players[seat], players[1 - seat]
     old_mover, old_other = panel_of(fake, mover), panel_of(fake, other)
-    while not await press(fake, service, match_id, players, rng):
+    while not await press(fake, services, match_id, players, rng):
         pass
-    await assert_screens_caught_up(fake, service, match_id)
-    _, after = await service.get(match_id)
+    await assert_screens_caught_up(fake, services, match_id)
+    _, after = await services.records.get(match_id)
     if after.turn != 1 - seat or old_mover is None or old_other is None:
         return False
     new_mover, new_other = panel_of(fake, mover), panel_of(fake, other)
@@ -144,7 +144,7 @@ def ends_match(before: Match, after: Match) -> bool:
 
 async def play_until(
     fake: FakeTelegram,
-    service: MatchService,
+    services: Services,
     match_id: str,
     players: tuple[FakeUser, FakeUser],
     rng: random.Random,
@@ -153,31 +153,31 @@ async def play_until(
     """Play random presses until the acting player can make a move with ``what``; do not make it."""
     choose = ending(what)
     while True:
-        _, panel, match, version = await acting_panel(fake, service, match_id, players)
+        _, panel, match, version = await acting_panel(fake, services, match_id, players)
         if version_of(panel) == version and choose(match, [b["callback_data"] for b in playable(panel)]):
             return
-        await press(fake, service, match_id, players, rng)
+        await press(fake, services, match_id, players, rng)
 
 
 async def assert_screens_caught_up(
-    fake: FakeTelegram, service: MatchService, match_id: str, timeout: float = 120.0
+    fake: FakeTelegram, services: Services, match_id: str, timeout: float = 120.0
 ) -> None:
     """Wait until every message of the match is at its version (the match left the due set)."""
     deadline = time.monotonic() + timeout
-    while match_id in await service.screens_due():
+    while match_id in await services.stores.matches.screens_due():
         if time.monotonic() > deadline:
             raise AssertionError("the match's messages never caught up")
         await asyncio.sleep(0.05)
 
 
 async def assert_final(
-    fake: FakeTelegram, service: MatchService, match_id: str, group: int, tr: Translator, timeout: float = 120.0
+    fake: FakeTelegram, services: Services, match_id: str, group: int, tr: Translator, timeout: float = 120.0
 ) -> None:
     """Every message of the (finished) match at its final version; each deal's result and the match's
     result posted exactly once."""
-    await assert_screens_caught_up(fake, service, match_id, timeout)
-    record, match = await service.get(match_id)
-    messages = await service.messages(match_id)
+    await assert_screens_caught_up(fake, services, match_id, timeout)
+    record, match = await services.records.get(match_id)
+    messages = await services.stores.matches.messages(match_id)
     assert not record.is_active and messages.summary is not None and messages.posts == []
     assert messages.table is not None
     assert fake.messages[(group, messages.table)].text == render.table_text(tr, record, match.deal.view(None))

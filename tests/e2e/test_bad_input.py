@@ -11,7 +11,7 @@ import pytest
 from bot import render
 from bot.app import App
 from bot.i18n import Translator
-from bot.services.models import Lang, MatchRecord
+from bot.models import Lang, MatchRecord
 from engine import Action, Match
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -47,7 +47,7 @@ class Scene:
     tr: Translator
 
     async def state(self) -> tuple[MatchRecord, Match]:
-        return await self.app.service.get(self.match_id)
+        return await self.app.services.records.get(self.match_id)
 
     async def seat(self, acting: bool) -> tuple[FakeUser, Sent]:
         """The player to act (or the other one) and their panel."""
@@ -219,11 +219,11 @@ class TestStaleButtons:
         record, _ = await scene.state()
         older = max(m.message_id for m in scene.fake.chat_messages(user.id) if m.message_id < panel.message_id)
         seat = f"p{record.seat_of(user.id)}"
-        await scene.app.service.shown(record.id, **{seat: older})
+        await scene.app.services.stores.matches.shown(record.id, **{seat: older})
         answer = await scene.fake.wait_answer(scene.fake.press(user, panel, first_tile(panel)))
         assert not answer.get("text"), f"refused: {answer['text']}"
         assert (await scene.state())[0].version == record.version + 1
-        await scene.app.service.shown(record.id, **{seat: panel.message_id})  # recorded now
+        await scene.app.services.stores.matches.shown(record.id, **{seat: panel.message_id})  # recorded now
 
     async def test_button_of_an_older_version(self, scene: Scene) -> None:
         """A button kept from before the last move is refused as stale, on the current panel."""
@@ -253,7 +253,7 @@ class TestLongUserText:
         async with running_bot(fake, prefix) as app:
             answer = await ask(fake, user, GROUP, f"{command} {'<' * 3999}")
             assert answer.text == expected.format("&lt;" * 31 + "…")
-            assert await app.service.open_challenge_of(GROUP, user.id) is None
+            assert await app.services.challenges.open_challenge_of(GROUP, user.id) is None
             await invariants.all_well(fake)
 
     @pytest.mark.parametrize(
@@ -275,7 +275,7 @@ class TestLongUserText:
         async with running_bot(fake, prefix) as app:
             answer = await ask(fake, user, GROUP, f"/play @{username}")
             assert answer.text == expected.format(render.user_text(f"@{username}"))
-            assert await app.service.open_challenge_of(GROUP, user.id) is None
+            assert await app.services.challenges.open_challenge_of(GROUP, user.id) is None
             await invariants.all_well(fake)
 
     async def test_long_name(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
@@ -317,13 +317,13 @@ class TestNotAPerson:
     ) -> None:
         """No challenge is opened; the reply says who may play (before #13: a challenge by "Group")."""
         async with running_bot(fake, prefix) as app:
-            await app.service.update_chat_settings(GROUP, lang=lang)
+            await app.services.chats.update_settings(GROUP, lang=lang)
             after = newest_id(fake, GROUP)
             fake.send_text(sender, GROUP, "/play", sender_chat=sender_chat)
             answer = await reply_in(fake, GROUP, after, "the answer")
             assert answer.text == app.presenter.i18n[lang]("error-not-a-person")
             assert answer.buttons() == []
-            assert await app.service.open_challenge_of(GROUP, sender.id) is None
+            assert await app.services.challenges.open_challenge_of(GROUP, sender.id) is None
             await invariants.all_well(fake)
 
     async def test_play_against(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
@@ -341,7 +341,7 @@ class TestNotAPerson:
                 fake.send_text(ANN, GROUP, "/play", reply_to=post)
                 answer = await reply_in(fake, GROUP, after, "the answer")
                 assert answer.text == tr("error-opponent-not-a-person")
-                assert await app.service.open_challenge_of(GROUP, ANN.id) is None
+                assert await app.services.challenges.open_challenge_of(GROUP, ANN.id) is None
             hello = await ask(fake, ANN, GROUP, "/help")
             message = await challenge(fake, ANN, GROUP, reply_to=hello)
             assert message.text.startswith(tr("challenge-anyone", creator="Ann", game=tr("preset-bingo"), target=8))

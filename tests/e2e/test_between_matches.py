@@ -23,7 +23,7 @@ import pytest_asyncio
 
 from bot.app import App
 from bot.i18n import Translator
-from bot.services.models import ChatSettings, Lang
+from bot.models import ChatSettings, Lang
 from engine import find_preset
 from tests.e2e import invariants
 from tests.e2e.conftest import delete_keys, running_bot
@@ -227,7 +227,7 @@ async def play_series(fake: FakeTelegram, app: App, book: Book) -> list[Played]:
             await fake.wait_for(
                 lambda a=creator, b=joiner: not panel_of(fake, a) and not panel_of(fake, b), what="panels to close"
             )
-        record, match = await app.service.get(match_id)
+        record, match = await app.services.records.get(match_id)
         assert record.winner is not None
         w, lo = record.winner, 1 - record.winner
         players = (creator, joiner)
@@ -316,7 +316,7 @@ class TestResults:
         for p in series.played:
             if p.chat == chat:
                 last[p.winner.id], last[p.loser.id] = p.ratings
-        board = await series.app.service.leaderboard(chat)
+        board = await series.app.services.results.leaderboard(chat)
         assert {row.user_id: row.rating for row in board} == last
         top = await ask(series.fake, DAN, chat, "/top")
         assert [int(r) for r in re.findall(r"<b>(\d+)</b>", top.text)] == sorted(last.values(), reverse=True)
@@ -324,7 +324,7 @@ class TestResults:
     @pytest.mark.parametrize("scope", [GROUP, PL_GROUP, None], ids=["russian-group", "polish-group", "all-chats"])
     async def test_ratings_add_up(self, series: Series, scope: int | None) -> None:
         """In each scope the ratings sum to 1500 a player (for one pair in one chat: 3000), and the counts balance."""
-        board = await series.app.service.leaderboard(scope)
+        board = await series.app.services.results.leaderboard(scope)
         assert sum(row.rating - START for row in board) == 0
         assert sum(row.won for row in board) == sum(row.lost for row in board) == sum(row.played for row in board) // 2
         if scope == PL_GROUP:
@@ -520,11 +520,11 @@ class TestSettings:
             assert settings_rows(menu) == BINGO_ROWS
             assert checked(menu) == {"cfg:game:bingo", "cfg:preset:bingo", "cfg:target:8", "cfg:clock:600"}
             for data in ("cfg:game:42", "cfg:preset:bingo-classic", "cfg:target:7", "cfg:lang:pl"):
-                before, sends = await app.service.chat_settings(GROUP), group_sends(fake, GROUP)
+                before, sends = await app.services.chats.settings(GROUP), group_sends(fake, GROUP)
                 answer = await fake.wait_answer(fake.press(BOB, menu, data))
                 await app.settled()
                 assert answer["text"] == tr("toast-admin-only")
-                assert await app.service.chat_settings(GROUP) == before == ChatSettings()
+                assert await app.services.chats.settings(GROUP) == before == ChatSettings()
                 assert group_sends(fake, GROUP) == sends, f"{data} changed a group message"
             assert menu.text == settings_text(tr, "bingo")
             await invariants.all_well(fake)
@@ -542,7 +542,7 @@ class TestSettings:
             answer = await fake.wait_answer(fake.press(ANN, menu, data))
             await app.settled()
             assert answer["text"] == tr("toast-bad-button")
-            assert await app.service.chat_settings(GROUP) == ChatSettings()
+            assert await app.services.chats.settings(GROUP) == ChatSettings()
             assert group_sends(fake, GROUP) == sends
             assert menu.text == settings_text(tr, "bingo")
             await invariants.all_well(fake)
@@ -615,7 +615,7 @@ class TestSettings:
             await invariants.all_well(fake)
         async with running_bot(fake, prefix) as app:
             ru, pl = app.presenter.i18n["ru"], app.presenter.i18n["pl"]
-            assert await app.service.chat_settings(GROUP) == ChatSettings(lang="pl", preset="bingo-domino", target=8)
+            assert await app.services.chats.settings(GROUP) == ChatSettings(lang="pl", preset="bingo-domino", target=8)
             menu = await ask(fake, ANN, GROUP, "/settings")
             assert menu.text == settings_text(pl, "bingo-domino", 8, "pl")
             await play_and_cancel(app, "pl", "bingo-domino", 8)
@@ -647,7 +647,7 @@ class TestRules:
     ) -> None:
         """The rules of the game named, else of the chat's game, in the chat's language."""
         async with running_bot(fake, prefix) as app:
-            await app.service.update_chat_settings(GROUP, lang=lang, preset=preset)
+            await app.services.chats.update_settings(GROUP, lang=lang, preset=preset)
             answer = await ask(fake, DAN, GROUP, text)
             assert answer.text == app.presenter.i18n[lang](f"rules-{shown}")
             assert len(answer.text) <= 4096

@@ -9,7 +9,7 @@ from html import escape
 import pytest
 
 from bot.app import App
-from bot.services.models import Finish, Status
+from bot.models import Finish, Status
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
@@ -62,7 +62,7 @@ class TestJoining:
                 tr("challenge-accepted", a="Ann", b="Bob", game=tr("preset-bingo"), target=8)
             )
             assert message.buttons() == []
-            assert await app.service.challenge(cid) is None
+            assert await app.services.challenges.challenge(cid) is None
             await invariants.all_well(fake)
 
     async def test_join_here_sends_a_stranger_to_the_bot(
@@ -77,7 +77,7 @@ class TestJoining:
             answer = await fake.wait_answer(fake.press(BOB, message, button(message, "j:")["callback_data"]))
             assert answer["text"] == tr("toast-start-bot")
             assert answer["url"] == f"https://t.me/{fake.bot_username}?start=j_{cid}"
-            assert await app.service.challenge(cid) is not None
+            assert await app.services.challenges.challenge(cid) is not None
             assert panel_of(fake, ANN) is None
             await invariants.all_well(fake)
 
@@ -137,7 +137,7 @@ class TestChallenges:
             answer = await fake.wait_answer(fake.press(CARL, message, join_here))
             assert answer["text"] == tr("toast-not-invited")
             assert (await private_reply(fake, CARL, f"/start j_{cid}")).text == tr("toast-not-invited")
-            assert await app.service.challenge(cid) is not None
+            assert await app.services.challenges.challenge(cid) is not None
             assert panel_of(fake, CARL) is None
             answer = await fake.wait_answer(fake.press(BOB, message, join_here))
             assert not answer.get("text")
@@ -155,11 +155,11 @@ class TestChallenges:
             withdraw = button(message, "w:")["callback_data"]
             answer = await fake.wait_answer(fake.press(BOB, message, withdraw))
             assert answer["text"] == tr("toast-only-creator")
-            assert await app.service.challenge(cid) is not None
+            assert await app.services.challenges.challenge(cid) is not None
             await fake.wait_answer(fake.press(ANN, message, withdraw))
             await fake.wait_for(lambda: message.text == tr("challenge-withdrawn", creator="Ann"), what="withdrawn")
             assert message.buttons() == []
-            assert await app.service.challenge(cid) is None
+            assert await app.services.challenges.challenge(cid) is None
             assert (await private_reply(fake, BOB, f"/start j_{cid}")).text == tr("toast-challenge-gone")
             await invariants.all_well(fake)
 
@@ -178,7 +178,7 @@ class TestChallenges:
             bobs = await challenge(fake, BOB, GROUP)
             fake.send_text(CARL, GROUP, "/cancel", reply_to=bobs)
             await fake.wait_for(lambda: bobs.text == tr("challenge-cancelled", creator="Bob"), what="cancelled")
-            assert await app.service.open_challenge_of(GROUP, BOB.id) is None
+            assert await app.services.challenges.open_challenge_of(GROUP, BOB.id) is None
             await invariants.all_well(fake)
 
     async def test_expiry(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
@@ -197,7 +197,7 @@ class TestChallenges:
             assert answer["text"] == tr("toast-challenge-gone")
             assert panel_of(fake, BOB) is None
             await invariants.all_well(fake)
-            assert await app.service.pending_notices() == []
+            assert await app.services.challenges.pending_notices() == []
 
     async def test_expiry_while_the_bot_was_down(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """A challenge that expires while the bot is stopped still gets its notice when the bot starts again."""
@@ -219,10 +219,10 @@ class TestChallenges:
             assert message.buttons() == [] and other.buttons() == []
             # The message is edited first, then the notice taken (a crash between leaves it to the next run).
             for _ in range(100):
-                if not await app.service.pending_notices():
+                if not await app.services.challenges.pending_notices():
                     break
                 await asyncio.sleep(0.05)
-            assert await app.service.pending_notices() == []
+            assert await app.services.challenges.pending_notices() == []
             await invariants.all_well(fake)
 
 
@@ -256,7 +256,7 @@ class TestSurrender:
         result = await reply_in(fake, GROUP, after, "the result")
         assert result.text.startswith(tr("match-surrender", loser="Ann", winner="Bob", sw=0, sl=0))
         await fake.wait_for(lambda: confirm.text == tr("toast-done"), what="the confirmation to close")
-        record, _ = await app.service.get(match_id)
+        record, _ = await app.services.records.get(match_id)
         assert record.status is Status.FINISHED and record.finish is Finish.SURRENDER and record.winner == 1
         await fake.wait_for(lambda: not panel_of(fake, ANN) and not panel_of(fake, BOB), what="panels without buttons")
         for user in (ANN, BOB):
@@ -274,17 +274,17 @@ class TestSurrender:
         answer = await fake.wait_answer(fake.press(ANN, confirm, data))
         assert answer["text"] == tr("surrender-kept")
         await fake.wait_for(lambda: confirm.text == tr("surrender-kept"), what="the question to close")
-        record, _ = await app.service.get(match_id)
+        record, _ = await app.services.records.get(match_id)
         assert record.is_active
         await invariants.all_well(fake)
 
     async def test_only_the_asker_confirms(self, fake: FakeTelegram, surrender_scene: SurrenderScene) -> None:
         """Bob pressing "yes" under Ann's question gets a toast and does not give up the match himself."""
         app, match_id, confirm = surrender_scene
-        before = await app.service.get(match_id)
+        before = await app.services.records.get(match_id)
         data = button(confirm, f"s:{match_id}:{ANN.id}:1")["callback_data"]
         answer = await fake.wait_answer(fake.press(BOB, confirm, data))
         await app.settled()
         assert answer.get("text")
-        assert await app.service.get(match_id) == before
+        assert await app.services.records.get(match_id) == before
         await invariants.all_well(fake)

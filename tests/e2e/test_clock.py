@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.app import App
 from bot.i18n import Translator
-from bot.services.models import Finish, MatchRecord
+from bot.models import Finish, MatchRecord
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
@@ -47,7 +47,7 @@ class Scene:
     tr: Translator
 
     async def state(self, match_id: str) -> tuple[MatchRecord, Any]:
-        return await self.app.service.get(match_id)
+        return await self.app.services.records.get(match_id)
 
     async def at(self, moment: float) -> None:
         """Move the clock to ``moment`` (seconds since the epoch), let the scheduler run and the messages go."""
@@ -132,9 +132,9 @@ class TestTurnClock:
             final, _ = await s.state(match_id)
             assert not final.is_active and final.finish is Finish.FORFEIT
             assert final.winner == PLAYERS.index(other)
-            [summary] = await s.app.service.history(chat_id=GROUP, limit=5)
+            [summary] = await s.app.services.results.history(chat_id=GROUP, limit=5)
             assert summary.finish is Finish.FORFEIT and summary.ratings is not None
-            assert (await s.app.service.stats(late.id, GROUP)).lost == 1
+            assert (await s.app.services.results.stats(late.id, GROUP)).lost == 1
             # Both players hear of it: their panel comes again, without buttons, saying why.
             for user in PLAYERS:
                 assert panel_of(s.fake, user) is None
@@ -166,7 +166,7 @@ class TestTurnClock:
     async def test_clock_off(self, prefix: str, cleanup_redis: None) -> None:
         """A group without a clock: hours pass, nobody is reminded, nothing ends."""
         async with scene_of(prefix) as s:
-            await s.app.service.update_chat_settings(GROUP, turn_timeout=0)
+            await s.app.services.chats.update_settings(GROUP, turn_timeout=0)
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
             record, match = await s.state(match_id)
             assert record.turn_timeout == 0
@@ -180,7 +180,7 @@ class TestTurnClock:
     async def test_group_setting(self, prefix: str, cleanup_redis: None) -> None:
         """A group's one-minute clock: the reminder at 30 seconds, the forfeit at a minute."""
         async with scene_of(prefix) as s:
-            await s.app.service.update_chat_settings(GROUP, turn_timeout=60)
+            await s.app.services.chats.update_settings(GROUP, turn_timeout=60)
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
             record, match = await s.state(match_id)
             late = PLAYERS[match.turn]
@@ -196,7 +196,7 @@ class TestClaimTheWin:
 
     async def test_offer_after_a_day(self, prefix: str, cleanup_redis: None) -> None:
         async with scene_of(prefix) as s:
-            await s.app.service.update_chat_settings(GROUP, turn_timeout=0)
+            await s.app.services.chats.update_settings(GROUP, turn_timeout=0)
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
             record, match = await s.state(match_id)
             gone, waiting = PLAYERS[match.turn], PLAYERS[1 - match.turn]
@@ -238,7 +238,7 @@ class TestClaimTheWin:
     async def test_a_move_after_the_offer(self, prefix: str, cleanup_redis: None) -> None:
         """The opponent comes back and moves: the offer's button only says so."""
         async with scene_of(prefix) as s:
-            await s.app.service.update_chat_settings(GROUP, turn_timeout=0)
+            await s.app.services.chats.update_settings(GROUP, turn_timeout=0)
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
             record, match = await s.state(match_id)
             waiting = PLAYERS[1 - match.turn]
@@ -261,7 +261,7 @@ class TestAbandoned:
 
     async def test_abandoned(self, prefix: str, cleanup_redis: None) -> None:
         async with scene_of(prefix, active_ttl=3 * DAY) as s:
-            await s.app.service.update_chat_settings(GROUP, turn_timeout=0)
+            await s.app.services.chats.update_settings(GROUP, turn_timeout=0)
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
             record, _ = await s.state(match_id)
             await s.at(record.updated + 3 * DAY - 60)
@@ -273,10 +273,10 @@ class TestAbandoned:
             assert s.results("match-abandoned") == 1
             final, _ = await s.state(match_id)
             assert not final.is_active and final.finish is Finish.ABANDONED and final.winner is None
-            [summary] = await s.app.service.history(chat_id=GROUP, limit=5)
+            [summary] = await s.app.services.results.history(chat_id=GROUP, limit=5)
             assert summary.finish is Finish.ABANDONED and summary.winner is None and summary.ratings is None
             for user in PLAYERS:
-                assert (await s.app.service.stats(user.id, GROUP)).played == 0
+                assert (await s.app.services.results.stats(user.id, GROUP)).played == 0
                 assert panel_of(s.fake, user) is None
                 assert "💤" in s.private_texts(user)[-1]
             # Free to play again.
@@ -295,18 +295,18 @@ class TestChallengeExpiry:
         async with scene_of(prefix) as s:
             message = await challenge(s.fake, ANN, GROUP)
             cid = button(message, "j:")["callback_data"].removeprefix("j:")
-            service = s.app.service
-            created = service._created
+            services = s.app.services
+            created = services.challenges._created
 
             async def died(*_: Any) -> None:
                 raise RuntimeError("the process died here")
 
-            service._created = died  # type: ignore[method-assign,assignment]
+            services.challenges._created = died  # type: ignore[method-assign,assignment]
             answer = await s.fake.wait_answer(s.fake.press(BOB, message, f"j:{cid}"))
-            service._created = created  # type: ignore[method-assign]
+            services.challenges._created = created  # type: ignore[method-assign]
             await s.app.settled()
-            match_id = await service.active_match(GROUP, ANN.id)
-            assert match_id is not None and await service.active_match(GROUP, BOB.id) == match_id
+            match_id = await services.records.active_match(GROUP, ANN.id)
+            assert match_id is not None and await services.records.active_match(GROUP, BOB.id) == match_id
             assert panel_of(s.fake, ANN) is None and panel_of(s.fake, BOB) is None  # nothing went out yet
             assert answer is not None
             await s.at(s.clock.time() + 6)
@@ -322,7 +322,7 @@ class TestChallengeExpiry:
         async with scene_of(prefix) as s:
             message = await challenge(s.fake, ANN, GROUP)
             cid = button(message, "j:")["callback_data"].removeprefix("j:")
-            stored = await s.app.service.notice(cid)
+            stored = await s.app.services.challenges.notice(cid)
             assert stored is not None
             await s.at(stored.expires - 5)
             assert message.buttons()
@@ -333,4 +333,4 @@ class TestChallengeExpiry:
             assert late.text == s.tr("toast-challenge-gone")
             await s.app.settled()
             assert panel_of(s.fake, BOB) is None
-            assert await s.app.service.notice(cid) is None
+            assert await s.app.services.challenges.notice(cid) is None

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import I18n
-from bot.services.matches import MatchService
+from bot.services import Services
 from bot.storage.embedded import EmbeddedRedis
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import button, challenge, new_match, start_bot
@@ -91,7 +91,7 @@ async def processes(env: dict[str, str], count: int) -> AsyncIterator[list[BotPr
 
 class TestProcesses:
     async def test_two_processes_each_job_once(
-        self, fake: FakeTelegram, prefix: str, outside: MatchService, file_clock: FileClock
+        self, fake: FakeTelegram, prefix: str, outside: Services, file_clock: FileClock
     ) -> None:
         """Five matches, two processes polling one Redis: each match gets one reminder line and one forfeit,
         and the forfeits are made once in all (the log lines of both processes)."""
@@ -101,7 +101,7 @@ class TestProcesses:
                 await start_bot(fake, user)
             matches = [await new_match(fake, ANN, BOB, group) for group in GROUPS]
             for match_id in matches:
-                record, _ = await outside.get(match_id)
+                record, _ = await outside.records.get(match_id)
                 assert record.updated == EPOCH and record.turn_timeout == TIMEOUT
             file_clock.set(EPOCH + TIMEOUT / 2 + 5)
             await fake.wait_for(lambda: all(reminders(fake, g) >= 1 for g in GROUPS), timeout=30, what="reminders")
@@ -116,11 +116,11 @@ class TestProcesses:
             assert [reminders(fake, g) for g in GROUPS] == [1] * len(GROUPS)
             assert sum(line.count(ENDED) for bot in bots for line in bot.lines) == len(GROUPS)
             for match_id in matches:
-                assert not (await outside.get(match_id))[0].is_active
+                assert not (await outside.records.get(match_id))[0].is_active
             assert "Traceback" not in "".join(bot.output for bot in bots)
 
     async def test_kill_between_reminder_and_deadline(
-        self, fake: FakeTelegram, prefix: str, outside: MatchService, file_clock: FileClock
+        self, fake: FakeTelegram, prefix: str, outside: Services, file_clock: FileClock
     ) -> None:
         """The bot reminds, is killed (-9); a new one starts after the deadline: the forfeit happens, once."""
         group = GROUPS[0]
@@ -133,14 +133,14 @@ class TestProcesses:
             await fake.wait_for(lambda: reminders(fake, group) == 1, timeout=30, what="the reminder")
             await first.kill()
         file_clock.set(EPOCH + TIMEOUT + 5)
-        assert (await outside.get(match_id))[0].is_active
+        assert (await outside.records.get(match_id))[0].is_active
         async with processes(env, 1) as [second]:
             await fake.wait_for(lambda: forfeits(fake, group) == 1, timeout=30, what="the forfeit")
             await fake.quiet(period=2.5, timeout=30)
             assert forfeits(fake, group) == 1 and reminders(fake, group) == 1
             assert sum(line.count(ENDED) for line in second.lines) == 1
             assert ENDED not in first.output
-            assert not (await outside.get(match_id))[0].is_active
+            assert not (await outside.records.get(match_id))[0].is_active
 
 
 @pytest.fixture
@@ -172,7 +172,7 @@ class TestRedisOutage:
             cid = button(message, "j:")["callback_data"].removeprefix("j:")
             # The handler records the message's id after sending it: Redis stops only once it has.
             for _ in range(300):
-                stored = await app.service.notice(cid)
+                stored = await app.services.challenges.notice(cid)
                 if stored is not None and stored.message_id is not None:
                     break
                 await asyncio.sleep(0.1)
@@ -189,7 +189,7 @@ class TestRedisOutage:
             assert message.text == TR("challenge-expired", creator="Ann")
             # The job drops the challenge after its message says so (a loaded machine may take a while).
             for _ in range(300):
-                if await app.service.notice(cid) is None:
+                if await app.services.challenges.notice(cid) is None:
                     break
                 await asyncio.sleep(0.1)
             await app.settled()
@@ -199,4 +199,4 @@ class TestRedisOutage:
                 if c.method == "editMessageText" and int(c.params.get("message_id", 0)) == message.message_id
             ]
             assert len(edits) == 1
-            assert await app.service.notice(cid) is None
+            assert await app.services.challenges.notice(cid) is None

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from bot.app import App
-from bot.services.models import LEVELS, Level, Status, UserStats
+from bot.models import LEVELS, Level, Status, UserStats
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import WAITING, challenge, held_panel, panel_of, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
@@ -28,7 +28,7 @@ async def play_the_computer(fake: FakeTelegram, app: App, match_id: str, user: F
     """Press random playable buttons of the user's panel whenever it is their turn, until the match is over;
     the presses made."""
     presses = 0
-    while (await app.service.get(match_id))[0].is_active:
+    while (await app.services.records.get(match_id))[0].is_active:
         panel = held_panel(fake, user)
         buttons = [] if panel is None else playable(panel)
         if panel is None or WAITING in panel.text or not buttons:
@@ -51,7 +51,7 @@ async def counted_stats(app: App, user_id: int) -> UserStats:
     """The user's stats once a match against the computer is counted in them: the finish's steps run right
     after its write, in the process that made the last move (the computer's job, maybe)."""
     for _ in range(300):
-        stats = await app.service.stats(user_id)
+        stats = await app.services.results.stats(user_id)
         if stats.computer:
             return stats
         await asyncio.sleep(0.1)
@@ -73,7 +73,7 @@ class TestAgainstTheComputer:
         moving by itself; the result counts in the person's record against that level, not in the rating."""
         async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
             tr = app.presenter.i18n["ru"]
-            await app.service.update_chat_settings(GROUP, target=2)
+            await app.services.chats.update_settings(GROUP, target=2)
             await start_bot(fake, ANN)
             message = await challenge(fake, ANN, GROUP)
             assert tr("challenge-computer-hint") in message.text
@@ -84,11 +84,11 @@ class TestAgainstTheComputer:
             query = fake.press(ANN, message, level_button(message, level))
             assert not (await fake.wait_answer(query)).get("text")
             await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
-            match_id = await app.service.active_match(GROUP, ANN.id)
+            match_id = await app.services.records.active_match(GROUP, ANN.id)
             assert match_id is not None
             presses = await play_the_computer(fake, app, match_id, ANN, random.Random(11))
             await app.settled()
-            record, _ = await app.service.get(match_id)
+            record, _ = await app.services.records.get(match_id)
             assert record.status is Status.FINISHED
             computer = record.players[1]
             assert computer.level == level and computer.name == tr(f"computer-{level}")
@@ -99,8 +99,8 @@ class TestAgainstTheComputer:
             assert not fake.chat_messages(computer.id)
             stats = await counted_stats(app, ANN.id)
             assert stats.computer == {level: (1, 1 if record.winner == 0 else 0)}
-            assert stats.played == 0 and await app.service.leaderboard(GROUP) == []
-            assert await app.service.active_match(GROUP, ANN.id) is None
+            assert stats.played == 0 and await app.services.results.leaderboard(GROUP) == []
+            assert await app.services.records.active_match(GROUP, ANN.id) is None
 
     @pytest.mark.parametrize("level", LEVELS)
     async def test_in_private(self, fake: FakeTelegram, prefix: str, cleanup_redis: None, level: Level) -> None:
@@ -108,14 +108,14 @@ class TestAgainstTheComputer:
         async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
             tr = app.presenter.i18n["pl"]
             await start_bot(fake, BOB)
-            await app.service.update_chat_settings(BOB.id, preset="42", target=2)
+            await app.services.chats.update_settings(BOB.id, preset="42", target=2)
             fake.send_text(BOB, BOB.id, f"/play 42 {tr(f'level-{level}')}")
             await fake.wait_for(lambda: panel_of(fake, BOB) is not None, what="Bob's panel")
-            match_id = await app.service.active_match(BOB.id, BOB.id)
+            match_id = await app.services.records.active_match(BOB.id, BOB.id)
             assert match_id is not None
             presses = await play_the_computer(fake, app, match_id, BOB, random.Random(12))
             await app.settled()
-            record, match = await app.service.get(match_id)
+            record, match = await app.services.records.get(match_id)
             assert record.status is Status.FINISHED and record.chat_id == BOB.id
             assert match.rules.game == "42" and record.players[1].level == level
             assert record.version > presses + 1
@@ -140,9 +140,9 @@ class TestCommands:
             await start_bot(fake, ANN)
             fake.send_text(ANN, GROUP, "/play bot сильный")
             await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
-            match_id = await app.service.active_match(GROUP, ANN.id)
+            match_id = await app.services.records.active_match(GROUP, ANN.id)
             assert match_id is not None
-            record, _ = await app.service.get(match_id)
+            record, _ = await app.services.records.get(match_id)
             assert record.players[1].level == "hard" and record.turn_timeout == 0
 
 
@@ -157,11 +157,11 @@ class TestRestart:
             await start_bot(fake, ANN)
             fake.send_text(ANN, GROUP, "/play bot easy")
             await fake.wait_for(lambda: panel_of(fake, ANN) is not None, what="Ann's panel")
-            match_id = await app.service.active_match(GROUP, ANN.id)
+            match_id = await app.services.records.active_match(GROUP, ANN.id)
             assert match_id is not None
             while True:
                 await app.settled()
-                moved, match = await app.service.get(match_id)
+                moved, match = await app.services.records.get(match_id)
                 panel = held_panel(fake, ANN)
                 assert panel is not None
                 if match.turn == 1 and version_of(panel) == moved.version:
@@ -177,7 +177,7 @@ class TestRestart:
                 timeout=30,
                 what="the computer's move after the restart",
             )
-            after, _ = await app.service.get(match_id)
+            after, _ = await app.services.records.get(match_id)
             assert f"cpu:{moved.version}" in after.recent
             assert [r for r in after.recent if r == f"cpu:{moved.version}"] == [f"cpu:{moved.version}"]
 
@@ -190,9 +190,9 @@ class TestRestart:
             message = await challenge(fake, ANN, GROUP, "42")
             fake.send_text(ANN, GROUP, "/play bot")
             await fake.wait_for(lambda: not message.buttons(), what="the challenge to be taken")
-            match_id = await app.service.active_match(GROUP, ANN.id)
+            match_id = await app.services.records.active_match(GROUP, ANN.id)
             assert match_id is not None
-            record, match = await app.service.get(match_id)
+            record, match = await app.services.records.get(match_id)
             assert match.rules.game == "42" and record.players[1].level == "normal"
             target = match.deal.target
             assert message.text == tr("challenge-accepted-computer", a="Ann", b=tr("computer-normal"),

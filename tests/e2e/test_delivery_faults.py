@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import I18n
-from bot.services.matches import MatchService
+from bot.services import Services
 from engine import Match
 from tests.e2e import screens
 from tests.e2e.conftest import running_bot
@@ -58,14 +58,14 @@ class TestTelegramPushesBack:
         async with running_bot(fake, prefix) as app:
             match_id = await started(fake)
             for _ in range(3):
-                await screens.press(fake, app.service, match_id, PLAYERS, rng)
+                await screens.press(fake, app.services, match_id, PLAYERS, rng)
             # The burst starts as the bot takes a press: its answer and its screens all meet 429s.
-            user, panel, _, _ = await screens.acting_panel(fake, app.service, match_id, PLAYERS)
+            user, panel, _, _ = await screens.acting_panel(fake, app.services, match_id, PLAYERS)
             fake.press(user, panel, rng.choice(playable(panel))["callback_data"])
             await fake.settle()
             fake.flood_until = time.monotonic() + seconds
-            await screens.finish(fake, app.service, match_id, PLAYERS, rng)
-            await screens.assert_final(fake, app.service, match_id, GROUP, TR)
+            await screens.finish(fake, app.services, match_id, PLAYERS, rng)
+            await screens.assert_final(fake, app.services, match_id, GROUP, TR)
             refused = {c.method for c in fake.calls if c.status == 429}
             assert "getUpdates" in refused and refused & {"sendMessage", "editMessageText", "answerCallbackQuery"}
 
@@ -74,10 +74,10 @@ class TestTelegramPushesBack:
         rng = random.Random(7)
         async with running_bot(fake, prefix) as app:
             match_id = await started(fake)
-            await screens.play_until(fake, app.service, match_id, PLAYERS, rng, screens.ends_deal)
+            await screens.play_until(fake, app.services, match_id, PLAYERS, rng, screens.ends_deal)
             fake.chat_flood_until[GROUP] = time.monotonic() + 8
-            await screens.press(fake, app.service, match_id, PLAYERS, rng, choose=screens.ending(screens.ends_deal))
-            record, match = await app.service.get(match_id)
+            await screens.press(fake, app.services, match_id, PLAYERS, rng, choose=screens.ending(screens.ends_deal))
+            record, match = await app.services.records.get(match_id)
             if match.is_over:
                 pytest.skip("the first deal ended the match (seeded, should not happen)")
 
@@ -88,8 +88,8 @@ class TestTelegramPushesBack:
             assert time.monotonic() < fake.chat_flood_until[GROUP], "the panels waited for the group"
             head = TR("deal-result", deal=1, a="", b="", pa="", pb="").split(":")[0]
             assert not any(m.text.startswith(head) for m in fake.chat_messages(GROUP))
-            await screens.finish(fake, app.service, match_id, PLAYERS, rng)
-            await screens.assert_final(fake, app.service, match_id, GROUP, TR)
+            await screens.finish(fake, app.services, match_id, PLAYERS, rng)
+            await screens.assert_final(fake, app.services, match_id, GROUP, TR)
 
 
 class TestKill:
@@ -104,7 +104,7 @@ class TestKill:
         self,
         fake: FakeTelegram,
         prefix: str,
-        outside: MatchService,
+        outside: Services,
         processes: list[BotProcess],
         point: Callable[[Match, Match], bool] | None,
     ) -> None:
@@ -120,7 +120,7 @@ class TestKill:
         else:
             await screens.play_until(fake, outside, match_id, PLAYERS, rng, point)
             choose = screens.ending(point)
-        before = (await outside.get(match_id))[0].version
+        before = (await outside.records.get(match_id))[0].version
         await screens.press(fake, outside, match_id, PLAYERS, rng, choose=choose)
         # The bot is killed with its deliveries of this press pending: Telegram stops answering first,
         # so what reached it is what the bot recorded (see bot.delivery on sends in flight).
@@ -128,7 +128,7 @@ class TestKill:
         await asyncio.sleep(0.3)
         await bot.kill()
         fake.thaw()
-        assert (await outside.get(match_id))[0].version == before + 1
+        assert (await outside.records.get(match_id))[0].version == before + 1
         again = await polling(env, processes)
         await screens.finish(fake, outside, match_id, PLAYERS, rng)
         await screens.assert_final(fake, outside, match_id, GROUP, TR)
@@ -136,7 +136,7 @@ class TestKill:
         assert "Traceback" not in bot.output + again.output
 
     async def test_kill_before_a_replaced_panel_is_deleted(
-        self, fake: FakeTelegram, prefix: str, outside: MatchService, processes: list[BotProcess]
+        self, fake: FakeTelegram, prefix: str, outside: Services, processes: list[BotProcess]
     ) -> None:
         """The bot is killed after it recorded a player's new panel and before it deleted the one it replaced:
         the new process deletes that one, so that only the newest panel of each player has buttons."""

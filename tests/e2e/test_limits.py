@@ -47,8 +47,8 @@ class TestRetryAfter:
             assert playout.moves == 3
             await app.settled()
             assert [c.status for c in fake.calls].count(429) == 2
-            record, match = await app.service.get(match_id)
-            table = (await app.service.messages(match_id)).table
+            record, match = await app.services.records.get(match_id)
+            table = (await app.services.stores.matches.messages(match_id)).table
             assert table is not None
             tr = app.presenter.i18n["ru"]
             assert fake.messages[(GROUP, table)].text == render.table_text(tr, record, match.deal.view(None))
@@ -148,7 +148,7 @@ class TestNotModified:
                 answer = await fake.wait_answer(fake.press(ANN, menu, data))
                 assert answer["text"] == tr("lang-set")
             await fake.wait_for(lambda: len(fake.pressed) == 2 and menu.text == tr("lang-set"), what="the menu")
-            assert (await app.service.chat_settings(GROUP)).lang == "pl"
+            assert (await app.services.chats.settings(GROUP)).lang == "pl"
             await invariants.all_well(fake)
 
 

@@ -8,8 +8,8 @@ from html import escape
 import pytest
 
 from bot import render
+from bot.models import Finish, Lang, Status
 from bot.pictures.cards import CARD_SIZE
-from bot.services.models import Finish, Lang, Status
 from engine import find_preset
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -82,12 +82,12 @@ class TestWholeMatches:
             accepted = tr("challenge-accepted", a="Ann", b=escape(bob.first_name), game=game, target=target)
             assert message.text.startswith(accepted)
             assert referee.match_id is not None
-            record, match = await app.service.get(referee.match_id)
+            record, match = await app.services.records.get(referee.match_id)
             assert record.status is Status.FINISHED and record.finish is Finish.TARGET
             assert record.winner is not None
             w = record.winner
             won = tr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
-            summary = (await app.service.messages(record.id)).summary
+            summary = (await app.services.stores.matches.messages(record.id)).summary
             assert summary is not None
             rating = render.rating_text(tr, record, summary)
             assert rating is not None
@@ -142,7 +142,7 @@ class TestGroupLanguage:
             menu = await reply_in(fake, GROUP, after, "the language menu")
             answer = await fake.wait_answer(fake.press(bob, menu, "l:pl"))
             assert answer["text"] == tr("toast-admin-only")
-            assert (await app.service.chat_settings(GROUP)).lang is None
+            assert (await app.services.chats.settings(GROUP)).lang is None
             assert menu.text == tr("lang-choose")
             await invariants.all_well(fake)
 
@@ -171,7 +171,7 @@ class TestFortyTwoPanel:
             found = deciding()
             assert found is not None, "the match ended before that decision"
             seat, panel = found
-            _, match = await app.service.get(match_id)
+            _, match = await app.services.records.get(match_id)
             hand = {t.notation() for t in match.deal.view(seat).hand}
             shown = invariants.tiles_in(panel.text).union(*(invariants.tiles_in(b["text"]) for b in panel.buttons()))
             assert hand <= shown, f"the panel hides {sorted(hand - shown)} of the hand:\n{panel.text}"

@@ -13,7 +13,7 @@ from html import escape
 
 import pytest
 
-from bot.services.models import Lang
+from bot.models import Lang
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
@@ -55,7 +55,7 @@ async def test_every_command_and_button(fake: FakeTelegram, prefix: str, cleanup
     settings: no name after a preposition anywhere, and every name shown escaped."""
     fake.admins[GROUP] = {ANYA.id}
     async with running_bot(fake, prefix) as app:
-        await app.service.update_chat_settings(GROUP, lang=lang)
+        await app.services.chats.update_settings(GROUP, lang=lang)
         for user in USERS:
             await start_bot(fake, user)
         for text in ("/help", "/rules", "/rules классика", "/rules atu", "/play chess", "/play @x", "/play @anya_k"):

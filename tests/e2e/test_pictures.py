@@ -9,9 +9,9 @@ import pytest
 
 from bot import render
 from bot.app import App
+from bot.models import MatchRecord, Summary
 from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from bot.pictures.painter import Painter
-from bot.services.models import MatchRecord, Summary
 from tests.bot.painter_helpers import appears
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -41,8 +41,8 @@ def painter_of(app: App) -> Painter:
 
 
 async def ended(app: App, match_id: str) -> tuple[MatchRecord, Summary]:
-    record, _ = await app.service.get(match_id)
-    summary = (await app.service.messages(match_id)).summary
+    record, _ = await app.services.records.get(match_id)
+    summary = (await app.services.stores.matches.messages(match_id)).summary
     assert summary is not None
     return record, summary
 
@@ -125,7 +125,7 @@ class TestMatchCard:
             tr = app.presenter.i18n["ru"]
             for seat, user in enumerate((ANN, BOB)):
                 assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo is None
-            assert match_id not in await app.service.screens_due()  # settled(): the settle included
+            assert match_id not in await app.services.stores.matches.screens_due()  # settled(): the settle included
             painter_of(app).draw = "bot.pictures.draw:draw"
             _, text = await surrendered(fake, app, BOB, ANN)
             await app.settled()
@@ -172,7 +172,7 @@ class TestMatchCard:
             assert result_of(fake, GROUP, render.match_result_text(tr, record, summary) + f"\n{rating}").photo
             for seat, user in enumerate((ANN, BOB)):
                 assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo
-            assert match_id not in await app.service.screens_due()  # settled(): the settle included
+            assert match_id not in await app.services.stores.matches.screens_due()  # settled(): the settle included
 
 
 class TestRatingChart:

@@ -45,10 +45,10 @@ class TestRealLimits:
                 # Every handover of the turn sends the new mover a new message.
                 handovers = 0
                 for _ in range(12):
-                    handovers += await screens.press_watching_the_turn(fake, app.service, match_id, PLAYERS, rng)
+                    handovers += await screens.press_watching_the_turn(fake, app.services, match_id, PLAYERS, rng)
                 assert handovers >= 3
-                await screens.play_until(fake, app.service, match_id, PLAYERS, rng, screens.ends_deal)
-                await screens.assert_screens_caught_up(fake, app.service, match_id)
+                await screens.play_until(fake, app.services, match_id, PLAYERS, rng, screens.ends_deal)
+                await screens.assert_screens_caught_up(fake, app.services, match_id)
                 # Time stops; the group's budget goes to 25 command replies (20 go out, 5 wait a minute).
                 clock.paused = True
                 for _ in range(BUDGET + 5):
@@ -57,16 +57,16 @@ class TestRealLimits:
                     lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) >= 1, what="a reply"
                 )
                 await asyncio.sleep(0.3)
-                user, panel, _, _ = await screens.acting_panel(fake, app.service, match_id, PLAYERS)
+                user, panel, _, _ = await screens.acting_panel(fake, app.services, match_id, PLAYERS)
                 final_move = screens.ending(screens.ends_deal)
-                _, match = await app.service.get(match_id)
+                _, match = await app.services.records.get(match_id)
                 ending = match.deal.number
                 data = final_move(match, [b["callback_data"] for b in playable(panel)])
                 assert data is not None
                 pressed_at = clock.now
                 fake.press(user, panel, data)
                 await fake.wait_answer(fake.pressed[-1])
-                record, match = await app.service.get(match_id)
+                record, match = await app.services.records.get(match_id)
                 assert match.deal.number == ending + 1
 
                 def next_deal_panels() -> bool:
@@ -86,8 +86,8 @@ class TestRealLimits:
                     timeout=30,
                     what="every reply",
                 )
-                await screens.finish(fake, app.service, match_id, PLAYERS, rng)
-                await screens.assert_final(fake, app.service, match_id, GROUP, TR)
+                await screens.finish(fake, app.services, match_id, PLAYERS, rng)
+                await screens.assert_final(fake, app.services, match_id, GROUP, TR)
                 assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
                 # One a second per private chat; a call's time is taken when it arrives, a few ticks of the
                 # simulated clock (20 times real time) after the bot took its slot on a busy machine.

@@ -25,16 +25,16 @@ class TestRestart:
             match_id = await new_match(fake, ANN, BOB, GROUP)
             await play(fake, (ANN, BOB), rng, max_moves=9)
             await app.settled()
-            before, _ = await app.service.get(match_id)
+            before, _ = await app.services.records.get(match_id)
         assert before.version >= 9
         panels = [panel_of(fake, u) for u in (ANN, BOB)]
         assert all(p is not None and version_of(p) == before.version for p in panels)
         async with running_bot(fake, prefix) as app:
-            after, _ = await app.service.get(match_id)
+            after, _ = await app.services.records.get(match_id)
             assert after.version == before.version
             playout = await play_to_end(fake, (ANN, BOB), rng)
             await app.settled()
-            final, match = await app.service.get(match_id)
+            final, match = await app.services.records.get(match_id)
         assert playout.moves > 0 and match.is_over and final.version == before.version + playout.moves
         texts = [m.text for m in fake.chat_messages(GROUP)]
         assert any("🏆" in t for t in texts)

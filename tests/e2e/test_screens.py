@@ -38,7 +38,7 @@ class TestTurn:
             match_id = await started_match(fake)
             handovers = 0
             for _ in range(30):
-                handovers += await screens.press_watching_the_turn(fake, app.service, match_id, (ANN, BOB), rng)
+                handovers += await screens.press_watching_the_turn(fake, app.services, match_id, (ANN, BOB), rng)
             assert handovers >= 5
             sends = panel_sends(fake, ANN) + panel_sends(fake, BOB)
             # The first panels ring; a player who moved a moment ago is handed the turn silently.
@@ -59,13 +59,13 @@ class TestChatsThatChange:
             fake.kicked.add(GROUP)
             await play_to_end(fake, (ANN, BOB), rng)
             await app.settled()
-            record, _ = await app.service.get(match_id)
+            record, _ = await app.services.records.get(match_id)
             assert not record.is_active and record.winner is not None
             winner = (ANN, BOB)[record.winner]
-            assert (await app.service.stats(winner.id)).won == 1
+            assert (await app.services.results.stats(winner.id)).won == 1
             refused = [c for c in fake.calls if c.status == 403 and str(c.params.get("chat_id")) == str(GROUP)]
             assert 1 <= len(refused) <= 3, "the bot keeps writing to a group that removed it"
-            summary = (await app.service.messages(match_id)).summary
+            summary = (await app.services.stores.matches.messages(match_id)).summary
             assert summary is not None
             for seat, user in enumerate((ANN, BOB)):
                 # The last panel says the match is over; the card still comes, in private.
@@ -83,7 +83,7 @@ class TestChatsThatChange:
             tr = app.presenter.i18n["ru"]
             notice = tr("player-blocked", name=escape(BOB.first_name))
             # One move by whoever acts (both panels are current): Bob's panel is then due, and refused.
-            _, match = await app.service.get(match_id)
+            _, match = await app.services.records.get(match_id)
             user = (ANN, BOB)[match.turn or 0]
             panel = panel_of(fake, user)
             assert panel is not None
@@ -107,34 +107,34 @@ class TestChatsThatChange:
             await fake.wait_for(lambda: fake.delivered >= 1, what="the update")
             await fake.settle()
             await app.settled()
-            assert await app.service.group_gone(GROUP)
+            assert await app.services.chats.group_gone(GROUP)
             fake.bot_membership(ANN, GROUP, "member")
             await fake.settle()
             await fake.quiet()
-            assert not await app.service.group_gone(GROUP)
+            assert not await app.services.chats.group_gone(GROUP)
             fake.bot_membership(BOB, BOB.id, "kicked")
             await fake.settle()
             await fake.quiet()
-            assert (await app.service.profile(BOB.id)).blocked
+            assert (await app.services.chats.profile(BOB.id)).blocked
 
     async def test_group_becomes_a_supergroup(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """Settings and the active match move to the new id; the match finishes there and counts there."""
         new = GROUP - 1_000_000
         rng = random.Random(6)
         async with running_bot(fake, prefix) as app:
-            await app.service.update_chat_settings(GROUP, target=7)
+            await app.services.chats.update_settings(GROUP, target=7)
             match_id = await started_match(fake)
             await play(fake, (ANN, BOB), rng, max_moves=3)
             fake.migrate(ANN, GROUP, new)
             for _ in range(500):
-                if await app.service.active_match(new, ANN.id) == match_id:
+                if await app.services.records.active_match(new, ANN.id) == match_id:
                     break
                 await asyncio.sleep(0.02)
-            assert await app.service.active_match(new, ANN.id) == match_id
-            assert await app.service.active_match(GROUP, ANN.id) is None
-            assert (await app.service.chat_settings(new)).target == 7
+            assert await app.services.records.active_match(new, ANN.id) == match_id
+            assert await app.services.records.active_match(GROUP, ANN.id) is None
+            assert (await app.services.chats.settings(new)).target == 7
             await play_to_end(fake, (ANN, BOB), rng)
             await app.settled()
-            assert [s.id for s in await app.service.history(chat_id=new)] == [match_id]
+            assert [s.id for s in await app.services.results.history(chat_id=new)] == [match_id]
             assert any("🏆" in m.text or "🏳" in m.text for m in fake.chat_messages(new))
             assert fake.chat_messages(new), "nothing reached the supergroup"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.services.matches import MatchService
-from bot.services.models import Player
+from bot.models import Player
+from bot.services import Services
 from tests.e2e.conftest import running_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 
@@ -16,26 +16,26 @@ BOB = FakeUser(1002, "Bob", "bob", "ru")
 
 
 class TestIdle:
-    async def test_idle_waits_for_the_settle(self, fake: FakeTelegram, prefix: str, outside: MatchService) -> None:
+    async def test_idle_waits_for_the_settle(self, fake: FakeTelegram, prefix: str, outside: Services) -> None:
         """The lanes are done and the match's job is gone, but its settle still runs: idle waits for it."""
         fake.started.update({ANN.id, BOB.id})
         async with running_bot(fake, prefix) as app:
             go = asyncio.Event()
-            settle = app.service.settle
+            settle = app.services.stores.matches.settle
 
             async def held(*args: Any, **kwargs: Any) -> bool:
                 await go.wait()
                 return await settle(*args, **kwargs)
 
-            app.service.settle = held  # type: ignore[method-assign]
-            challenge = await outside.open_challenge(GROUP, Player(id=ANN.id, name="Ann"), "bingo", "ru")
-            record = await outside.accept(challenge.id, Player(id=BOB.id, name="Bob"))
+            app.services.stores.matches.settle = held  # type: ignore[method-assign]
+            challenge = await outside.challenges.open(GROUP, Player(id=ANN.id, name="Ann"), "bingo", "ru")
+            record = await outside.challenges.accept(challenge.id, Player(id=BOB.id, name="Bob"))
             app.delivery.kick(record.id)
             await fake.wait_for(lambda: not app.delivery._jobs, what="the lanes to be done")
             idle = asyncio.create_task(app.delivery.idle())
             for _ in range(100):
                 await asyncio.sleep(0)
-            assert not idle.done() and record.id in await outside.screens_due()
+            assert not idle.done() and record.id in await outside.stores.matches.screens_due()
             go.set()
             await idle
-            assert record.id not in await outside.screens_due()
+            assert record.id not in await outside.stores.matches.screens_due()

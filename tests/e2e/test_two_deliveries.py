@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 
 from bot.app import App, create_app
 from bot.config import Settings
-from bot.services.matches import MatchService
-from bot.services.models import Player
+from bot.models import Player
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.redis_server import redis_url
@@ -43,30 +43,30 @@ async def two_apps(fake: FakeTelegram, prefix: str, **overrides: float) -> Async
 
 
 class TestTwoDeliveries:
-    async def test_one_lane_one_process(self, fake: FakeTelegram, prefix: str, outside: MatchService) -> None:
+    async def test_one_lane_one_process(self, fake: FakeTelegram, prefix: str, outside: Services) -> None:
         """A new match, both processes told to deliver it at the same moment, on a slow Telegram: one table
         and one panel per player are sent, not two (the lane's lease); each process runs some lane or none,
         and the match leaves the due set."""
         fake.started.update({ANN.id, BOB.id})
         fake.latency = 0.2
         async with two_apps(fake, prefix) as apps:
-            challenge = await outside.open_challenge(GROUP, ANN, "bingo", "ru")
-            record = await outside.accept(challenge.id, BOB)
+            challenge = await outside.challenges.open(GROUP, ANN, "bingo", "ru")
+            record = await outside.challenges.accept(challenge.id, BOB)
             for app in apps:
                 app.delivery.kick(record.id)
             await asyncio.gather(*(app.delivery.idle() for app in apps))
             sends = [c for c in fake.calls if c.method == "sendMessage" and c.status == 200]
             assert sorted(int(c.params["chat_id"]) for c in sends) == sorted([GROUP, ANN.id, BOB.id])
-            assert record.id not in await outside.screens_due()
+            assert record.id not in await outside.stores.matches.screens_due()
 
-    async def test_the_computer_moves_once(self, fake: FakeTelegram, prefix: str, outside: MatchService) -> None:
+    async def test_the_computer_moves_once(self, fake: FakeTelegram, prefix: str, outside: Services) -> None:
         """The computer is to act, and both processes run its job at the same moment: it moves once."""
         fake.started.add(ANN.id)
         seed = next(s for s in range(100) if random.Random(f"{s}/lot").randrange(2) == 1)  # the computer opens
         async with two_apps(fake, prefix, computer_pause=0.0) as apps:
-            challenge = await outside.open_challenge(GROUP, ANN, "bingo", "ru")
-            record = await outside.play_computer(challenge.id, ANN.id, "hard", "🤖", seed=seed)
+            challenge = await outside.challenges.open(GROUP, ANN, "bingo", "ru")
+            record = await outside.challenges.play_computer(challenge.id, ANN.id, "hard", "🤖", seed=seed)
             await asyncio.gather(*(app.scheduler.handlers["t"](record.id) for app in apps))
-            after, match = await outside.get(record.id)
+            after, match = await outside.records.get(record.id)
             assert after.version == 1 and after.recent == ["cpu:0"]
             assert len(match.deal.actions) == 1

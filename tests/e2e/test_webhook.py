@@ -14,7 +14,7 @@ import pytest
 
 from bot import render
 from bot.i18n import I18n
-from bot.services.matches import MatchService
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e import screens
 from tests.e2e.driver import move_data, new_match, play_to_end, start_bot
@@ -138,21 +138,21 @@ class TestTwoProcesses:
         processes = [await BotProcess({**env, "WEBHOOK_PORT": str(port)}).start() for port in ports]
         fake.route = lambda update: f"http://127.0.0.1:{ports[update['update_id'] % 2]}/tg/updates"
         redis = create_redis(own_redis.url)
-        outside = MatchService(redis, prefix="hook")
+        outside = Services.build(redis, prefix="hook")
         try:
             for process in processes:
                 await process.wait_line(serving, timeout=90, what="the webhook server")
             for user in PLAYERS:
                 await start_bot(fake, user)
-            await outside.update_chat_settings(GROUP, target=1)
+            await outside.chats.update_settings(GROUP, target=1)
             pairs = [(PLAYERS[i], PLAYERS[i + 1]) for i in range(0, 6, 2)]
             ids = [await new_match(fake, a, b, GROUP) for a, b in pairs]
             await asyncio.gather(*(play_to_end(fake, pair, random.Random(n)) for n, pair in enumerate(pairs)))
             tr = I18n()["ru"]
             for match_id in ids:
                 await screens.assert_screens_caught_up(fake, outside, match_id)
-                record, match = await outside.get(match_id)
-                messages = await outside.messages(match_id)
+                record, match = await outside.records.get(match_id)
+                messages = await outside.stores.matches.messages(match_id)
                 assert not record.is_active and messages.summary is not None and messages.posts == []
                 assert messages.table is not None
                 table = fake.messages[(GROUP, messages.table)].text
@@ -160,12 +160,12 @@ class TestTwoProcesses:
                 result = render.match_result_text(tr, record, messages.summary)
                 assert sum(m.text.startswith(result) for m in fake.chat_messages(GROUP)) == 1
                 for seat, player in enumerate(record.players):
-                    stats = await outside.stats(player.id, GROUP)
+                    stats = await outside.results.stats(player.id, GROUP)
                     assert (stats.played, stats.won) == (1, int(record.winner == seat))
             for user in PLAYERS:
                 left = [m for m in fake.chat_messages(user.id) if any(move_data(b) for b in m.buttons())]
                 assert left == [], f"{user.first_name} holds a panel with buttons after the end"
-            assert len(await outside.history(chat_id=GROUP, limit=10)) == 3
+            assert len(await outside.results.history(chat_id=GROUP, limit=10)) == 3
             assert fake.max_in_window(GROUP, 2.0) <= 20
             handled = [
                 [int(line.split("update=")[1].split()[0]) for line in p.lines if "bot.updates: update=" in line

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import pytest
 
 from bot.i18n import I18n
-from bot.services.matches import MatchService
-from bot.services.models import MatchRecord
+from bot.models import MatchRecord
+from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e import screens
 from tests.e2e.driver import new_match, start_bot, version_of
@@ -33,10 +33,10 @@ def own_redis() -> Iterator[ControlledRedis]:
 
 
 @pytest.fixture
-async def outside(own_redis: ControlledRedis) -> AsyncIterator[MatchService]:
+async def outside(own_redis: ControlledRedis) -> AsyncIterator[Services]:
     """The test's own look at the bot's Redis (not while a fault is on)."""
     redis = create_redis(own_redis.url)
-    yield MatchService(redis, prefix=PREFIX)
+    yield Services.build(redis, prefix=PREFIX)
     await redis.aclose()
 
 
@@ -63,13 +63,13 @@ BINGO_TARGET = 2
 could end it within the first presses, before the fault)."""
 
 
-async def a_match(fake: FakeTelegram, outside: MatchService, preset: str, *, seed: int = 0) -> Scene:
+async def a_match(fake: FakeTelegram, outside: Services, preset: str, *, seed: int = 0) -> Scene:
     """Аня and Piotr start the bot; Аня challenges in the group (``preset``, Bingo to 2), Piotr joins."""
     for user in (ANN, PIOTR):
         await start_bot(fake, user)
-    await outside.update_chat_settings(GROUP, preset=preset, target=None if preset == "42" else BINGO_TARGET)
+    await outside.chats.update_settings(GROUP, preset=preset, target=None if preset == "42" else BINGO_TARGET)
     match_id = await new_match(fake, ANN, PIOTR, GROUP)
-    initial, _ = await outside.get(match_id)
+    initial, _ = await outside.records.get(match_id)
     return Scene(Players(fake, (ANN, PIOTR), match_id, GROUP, seed=seed), initial)
 
 
@@ -79,15 +79,15 @@ it (a few milliseconds on an idle machine; a loaded one is slower)."""
 
 
 async def judged(
-    scene: Scene, outside: MatchService, fake: FakeTelegram, bot: RestartingBot, *, leftovers: bool = False
+    scene: Scene, outside: Services, fake: FakeTelegram, bot: RestartingBot, *, leftovers: bool = False
 ) -> Verdict:
     """Finish the match by pressing the latest panels; the referee's verdict, once every screen is final.
     With ``leftovers``, panels the players hold from moves Redis lost are pressed too (they get a toast and
     lose their buttons)."""
     await scene.players.play()
-    record, _ = await outside.get(scene.players.match_id)
+    record, _ = await outside.records.get(scene.players.match_id)
     await screens.assert_screens_caught_up(fake, outside, record.id)
-    _, _, messages = await outside.screens(record.id)
+    _, _, messages = await outside.records.screens(record.id)
     # A panel Telegram took just as the bot was killed, before Redis recorded it, is known to no one: it keeps
     # its buttons (a press on it is refused, and takes them). Any other panel left with buttons is a bug.
     unexplained = [

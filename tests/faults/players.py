@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import I18n
-from bot.services.models import LANGS, MatchRecord
+from bot.models import LANGS, MatchRecord
 from engine import Action, IllegalAction, Match
 from tests.e2e.driver import WAITING, move_data, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.services.matches import MatchService
+from bot.services import Services
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.process import RestartingBot
 from tests.faults.conftest import GROUP, a_match, judged
@@ -32,7 +32,7 @@ def answers_to(fake: FakeTelegram, press: Press) -> int:
 class TestKill:
     @pytest.mark.parametrize("preset", ["bingo", "42"])
     async def test_kill_9_at_random_presses(
-        self, fake: FakeTelegram, outside: MatchService, bot: RestartingBot, preset: str
+        self, fake: FakeTelegram, outside: Services, bot: RestartingBot, preset: str
     ) -> None:
         """The bot is killed with SIGKILL at random moments of three presses' handling and started again: every
         press answered as taken is applied once, one never answered may or may not be, and the match ends as
@@ -55,12 +55,12 @@ class TestKill:
         await scene.players.play(hook=kill)
         assert bot.starts == 4
         verdict = await judged(scene, outside, fake, bot)
-        assert len(verdict.chain) == (await outside.get(scene.players.match_id))[0].version
+        assert len(verdict.chain) == (await outside.records.get(scene.players.match_id))[0].version
 
 
 class TestDeliveredAgain:
     async def test_same_update_twice_and_after_a_restart(
-        self, fake: FakeTelegram, outside: MatchService, bot: RestartingBot
+        self, fake: FakeTelegram, outside: Services, bot: RestartingBot
     ) -> None:
         """Telegram delivers updates again (it does when it did not see the bot take them): a press delivered
         twice is applied and answered once; after a kill -9 and a start, presses and a /play handled before
@@ -78,7 +78,7 @@ class TestDeliveredAgain:
                 again.append(press)
         await fake.settle()
         await fake.quiet(period=0.5)
-        before = (await outside.get(players.match_id))[0]
+        before = (await outside.records.get(players.match_id))[0]
         assert before.version == 8
         assert [answers_to(fake, p) for p in again] == [1] * len(again)
 
@@ -98,7 +98,7 @@ class TestDeliveredAgain:
         # Each is logged as handled when the bot is done with it (a loaded machine may take seconds).
         await fake.wait_for(lambda: len(skipped()) >= 1 + len(players.presses), timeout=60, what="the duplicates")
         await fake.quiet(period=0.5)
-        assert (await outside.get(players.match_id))[0] == before
+        assert (await outside.records.get(players.match_id))[0] == before
         assert len(fake.chat_messages(GROUP)) == group_messages
         # What a start does by itself (getMe, the command menus) aside: anything sent to a chat or a press.
         sent = [c.method for c in fake.calls[calls:] if {"chat_id", "callback_query_id"} & c.params.keys()]

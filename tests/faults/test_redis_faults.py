@@ -13,8 +13,8 @@ import time
 import pytest
 
 from bot.i18n import I18n
-from bot.services.matches import MatchService
-from bot.services.models import LANGS
+from bot.models import LANGS
+from bot.services import Services
 from tests.e2e import screens
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.process import RestartingBot
@@ -36,14 +36,14 @@ async def taken(scene: Scene, count: int) -> None:
     assert not scene.players.over(), "the match ended before the fault"
 
 
-async def settled(fake: FakeTelegram, outside: MatchService, match_id: str) -> None:
+async def settled(fake: FakeTelegram, outside: Services, match_id: str) -> None:
     """Every message of the match shows its version (the match left the due set)."""
     await screens.assert_screens_caught_up(fake, outside, match_id)
 
 
 class TestRedisGoesAway:
     async def test_shutdown_nosave_and_restart(
-        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: Services, bot: RestartingBot
     ) -> None:
         """SHUTDOWN NOSAVE in mid-match: the press meanwhile gets the storage alert and changes nothing; Redis
         starts again from its append-only file and the match goes on from where it was, nothing lost."""
@@ -51,18 +51,18 @@ class TestRedisGoesAway:
         scene = await a_match(fake, outside, "bingo", seed=1)
         await taken(scene, 5)
         await settled(fake, outside, scene.players.match_id)
-        before, _ = await outside.get(scene.players.match_id)
+        before, _ = await outside.records.get(scene.players.match_id)
         own_redis.shutdown_nosave()
         seat, panel = await scene.players.ready()
         down = await scene.players.press(seat, panel)
         assert down.answer is not None and down.answer.get("show_alert") and down.answer["text"] in STORAGE_DOWN
         own_redis.start()
-        assert (await outside.get(scene.players.match_id))[0] == before
+        assert (await outside.records.get(scene.players.match_id))[0] == before
         verdict = await judged(scene, outside, fake, bot)
         assert down not in verdict.chain
 
     async def test_outage_of_10_seconds(
-        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: Services, bot: RestartingBot
     ) -> None:
         """Redis is down for 10 s while the players keep pressing: every press then is answered with the
         storage alert (none waits for long) and none is applied; once Redis is back the match goes on."""
@@ -85,7 +85,7 @@ class TestRedisGoesAway:
         assert not set(during) & set(verdict.chain)
 
     async def test_hang_of_10_seconds(
-        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: Services, bot: RestartingBot
     ) -> None:
         """Redis hangs (SIGSTOP) for 10 s: presses meanwhile get no answer until it wakes (SIGCONT), then each
         is answered and the one that was taken is applied, once: none is lost to the client's timeouts and
@@ -113,7 +113,7 @@ class TestRedisGoesAway:
 class TestRollback:
     @pytest.mark.parametrize("panel", ["same", "new"])
     async def test_redis_loses_its_last_second(
-        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: MatchService, bot: RestartingBot, panel: str
+        self, fake: FakeTelegram, own_redis: ControlledRedis, outside: Services, bot: RestartingBot, panel: str
     ) -> None:
         """Redis goes back to a moment one move ago (what AOF everysec and a power cut do). The bot, whose
         cache is newer, takes what Redis holds; the players' newer panels are outdated, the lost move is played
@@ -127,8 +127,8 @@ class TestRollback:
         for _ in range(16):
             # A moment to go back to; one move after it, the panel to act must be the one wanted.
             await settled(fake, outside, match_id)
-            kept, _ = await outside.get(match_id)
-            known = {p for p in (await outside.messages(match_id)).panels if p is not None}
+            kept, _ = await outside.records.get(match_id)
+            known = {p for p in (await outside.stores.matches.messages(match_id)).panels if p is not None}
             snapshot = own_redis.snapshot()
             await taken(scene, 1)
             _, acting = await players.ready()
@@ -136,9 +136,9 @@ class TestRollback:
                 break
         else:
             pytest.fail(f"no move left the {panel} panel to act")
-        assert (await outside.get(match_id))[0].version == kept.version + 1
+        assert (await outside.records.get(match_id))[0].version == kept.version + 1
         own_redis.roll_back(snapshot)
-        assert (await outside.get(match_id))[0] == kept
+        assert (await outside.records.get(match_id))[0] == kept
         replayed_from = len(players.presses)
         verdict = await judged(scene, outside, fake, bot, leftovers=True)
         again = verdict.chain[kept.version]

@@ -1,4 +1,5 @@
-"""What the match service stores and returns (pydantic models)."""
+"""The bot's data (pydantic models): what is stored (matches, challenges, settings, results) and what the
+services return."""
 
 from __future__ import annotations
 
@@ -13,6 +14,16 @@ from engine import Deal, Match
 
 Lang = Literal["ru", "pl"]
 LANGS: tuple[Lang, ...] = ("ru", "pl")
+
+
+def pick_lang(code: str | None, default: Lang = "ru") -> Lang:
+    """A Telegram ``language_code`` reduced to one of ours (Russian otherwise)."""
+    if code:
+        base = code.split("-")[0].lower()
+        for lang in LANGS:
+            if base == lang:
+                return lang
+    return default
 
 
 Level = Literal["easy", "normal", "hard"]

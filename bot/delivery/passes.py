@@ -1,0 +1,259 @@
+"""One pass of a lane: the group's messages of a match, or one seat's panel, brought to the match's version.
+
+The group: each result still to post (a finished deal's final table first,
+the match's result as its card), then the current deal's table (a new deal
+gets a new message). A panel: edited for the player who just moved, sent as a
+new message at the bottom of the chat when the turn passes to them (so
+Telegram notifies them; silently when they moved in the last ``QUIET_AFTER``
+seconds), the old one deleted or stripped of its buttons; after the match's
+last panel, the match card in private. What each message shows is recorded in
+Redis as it goes (``Ledger.record``), edits lazily.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+
+from bot import keyboards, render
+from bot.delivery.ledger import GROUP, Ledger
+from bot.i18n import I18n, Translator
+from bot.lean import Markup
+from bot.models import MatchRecord, Messages, Summary
+from bot.outbox import Outbox
+from bot.pictures import build
+from bot.pictures.painter import Painter, caption_fits
+from bot.services.chats import Chats
+from bot.storage.codec import StoredDeal
+from bot.storage.matches import MatchStore
+from engine import Match
+
+log = logging.getLogger(__name__)
+
+QUIET_AFTER = 20.0
+"""A player who moved this many seconds ago or less is handed the turn without a notification."""
+
+
+class Passes:
+    """What a pass of each lane sends and edits."""
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        i18n: I18n,
+        matches: MatchStore,
+        chats: Chats,
+        ledger: Ledger,
+        *,
+        time: Callable[[], float],
+        bot_username: str,
+        painter: Painter | None,
+    ) -> None:
+        self.outbox = outbox
+        self.i18n = i18n
+        self.matches = matches
+        self.chats = chats
+        self.ledger = ledger
+        self.time = time
+        self.bot_username = bot_username
+        self.painter = painter
+        """Draws the match cards (None: pictures are off, results go as text)."""
+
+    # -- the group -----------------------------------------------------------------
+
+    async def group(self, record: MatchRecord, match: Match, messages: Messages) -> None:
+        """The results still to post, then the table (a group that removed the bot gets nothing; one that
+        blocks it now is marked so)."""
+        chat = record.chat_id
+        if await self.chats.group_gone(chat):
+            return
+        tr = self.i18n[record.lang]
+        try:
+            for post in messages.posts:
+                if json.loads(post)["k"] == "match":
+                    messages = await self._table(record, match, messages, tr)  # the final table, then the result
+                await self._post(record, messages, post, tr)
+                await self.ledger.record(record.id, GROUP, self.matches.posted(record.id, post))
+            await self._table(record, match, messages, tr)
+        except TelegramForbiddenError as exc:
+            log.info("group %s: %s; its matches go on in private", chat, exc.message)
+            await self.chats.set_group_gone(chat, True)
+
+    async def _table(self, record: MatchRecord, match: Match, messages: Messages, tr: Translator) -> Messages:
+        """Bring the current deal's table to the match's version (a new deal gets a new message)."""
+        chat, number, version = record.chat_id, match.deal.number, record.version
+        text = render.table_text(tr, record, match.deal.view(None))
+        if messages.table is not None and messages.table_deal == number:
+            if messages.table_version >= version:
+                return messages
+            if await self._edit(chat, messages.table, text, None, version):
+                self.ledger.edit_done(record.id, "tv", version)
+                return messages.model_copy(update={"table_version": version})
+        sent = await self.outbox.send(chat, text)
+        shown = self.matches.shown(record.id, t=sent.message_id, tn=number, tv=version)
+        await self.ledger.record(record.id, GROUP, shown)
+        return messages.model_copy(update={"table": sent.message_id, "table_deal": number, "table_version": version})
+
+    async def _post(self, record: MatchRecord, messages: Messages, post: str, tr: Translator) -> None:
+        """Post one result; a finished deal's table first shows the deal's end."""
+        data = json.loads(post)
+        chat = record.chat_id
+        if data["k"] == "deal":
+            deal = StoredDeal.model_validate(data["d"]).to_match().deal
+            if messages.table is not None and messages.table_deal == deal.number:
+                final = render.table_text(tr, record, deal.view(None))
+                await self._edit(chat, messages.table, final, None, record.version)
+            await self.outbox.send(chat, render.deal_result_text(tr, record, deal))
+        elif messages.summary is not None:
+            lines = [render.match_result_text(tr, record, messages.summary)]
+            rating = render.rating_text(tr, record, messages.summary)
+            if rating is not None:
+                lines.append(rating)
+            await self._card(record, messages.summary, chat, "\n".join(lines), tr)
+
+    async def _card(
+        self, record: MatchRecord, summary: Summary, chat: int, caption: str, tr: Translator, *, silent: bool = False
+    ) -> None:
+        """The match card with its caption; the caption alone when pictures are off or the card cannot be drawn
+        or sent (a 429 is waited out, a 403 reaches the caller)."""
+        png = None
+        if self.painter is not None and caption_fits(caption):
+            png = await self.painter.png(build.match_card(tr, record, summary), key=f"{record.id}:{tr.lang}")
+        if png is not None:
+            try:
+                await self.outbox.send_photo(chat, png, caption, silent=silent)
+                return
+            except TelegramBadRequest as exc:
+                if "upgraded to a supergroup" in exc.message:
+                    raise
+                log.warning("match %s: Telegram refused its card (%s); its text goes alone", record.id, exc.message)
+        await self.outbox.send(chat, caption, silent=silent)
+
+    async def _edit(self, chat: int, message_id: int, text: str, markup: Markup | None, version: int) -> bool:
+        """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
+        try:
+            await self.outbox.edit_now(chat, message_id, text, markup, version)
+        except TelegramBadRequest as exc:
+            if "not found" in exc.message or "can't be edited" in exc.message:
+                return False
+            raise
+        return True
+
+    # -- a seat's panel ------------------------------------------------------------------
+
+    async def panel(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> None:
+        """The seat's panel (and, after the match's last one, its private card); nothing for a seat the bot
+        cannot write to."""
+        if await self.blocked(record, seat):
+            return
+        if await self._panel_message(record, match, messages, seat) and messages.summary is not None:
+            await self._private_card(record, messages, seat)
+
+    async def blocked(self, record: MatchRecord, seat: int) -> bool:
+        """Whether the seat gets no panel: the person blocked the bot, or the seat is the computer's."""
+        player = record.players[seat]
+        return player.computer or await self.chats.is_blocked(player.id)
+
+    async def _private_card(self, record: MatchRecord, messages: Messages, seat: int) -> None:
+        """After the match's last panel, the match card in the player's private chat with their own result
+        and rating change (once: recorded as ``c0``/``c1``). None for a match played in that chat, or one
+        that nobody won."""
+        summary = messages.summary
+        player = record.players[seat]
+        if messages.cards[seat] or summary is None:
+            return
+        if summary.winner is not None and record.chat_id != player.id:
+            tr = self.i18n[record.lang]
+            text = render.private_result_text(tr, record, summary, seat)
+            quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
+            try:
+                await self._card(record, summary, player.id, text, tr, silent=quiet)
+            except TelegramForbiddenError as exc:
+                await self._player_gone(record, seat, exc)
+                return
+        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"c{seat}": 1}))
+
+    async def _panel_message(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
+        """Bring the seat's panel to the match's version; False when the player cannot be written to."""
+        player = record.players[seat]
+        tr = self.i18n[record.lang]
+        view = match.deal.view(seat)
+        prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
+        text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
+        markup = keyboards.panel_json(tr, record.id, record.version, view) if record.is_active else None
+        old = messages.panel(seat)
+        since = messages.panel_since[seat]
+        handed = record.is_active and match.turn == seat and since < record.turn_since
+        left = messages.panels_replaced[seat]
+        if left is not None and left != old:
+            # A panel replaced by a process that died before tidying it: its buttons go now.
+            await self._tidy(player.id, left)
+            self.ledger.tidied(record.id, seat, left)
+        try:
+            if old is not None and since >= 0 and not handed:
+                if messages.panel_versions[seat] >= record.version:
+                    return True
+                if await self._edit(player.id, old, text, markup, record.version):
+                    self.ledger.edit_done(record.id, f"p{seat}v", record.version)
+                    return True
+            replaced = await self._new_panel(record, seat, old, since, text, markup)
+        except TelegramForbiddenError as exc:
+            await self._player_gone(record, seat, exc)
+            return False
+        if replaced is not None:
+            await self._tidy(player.id, replaced)
+            self.ledger.tidied(record.id, seat, replaced)
+        return True
+
+    async def _new_panel(
+        self, record: MatchRecord, seat: int, old: int | None, since: int, text: str, markup: str | None
+    ) -> int | None:
+        """Send the seat's panel as a new message and record it; the panel it replaced, to tidy."""
+        quiet = self.time() - record.pressed[seat] < QUIET_AFTER
+        if since >= 0:
+            # Should the process die after Telegram took the new panel but before it is recorded, the
+            # next pass sends one more: the panel that works is always the newest in the chat.
+            await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"p{seat}n": -1}))
+        sent = await self.outbox.send(record.players[seat].id, text, markup, silent=quiet)
+        fields = {f"p{seat}": sent.message_id, f"p{seat}v": record.version, f"p{seat}n": record.version}
+        replaced = old if old != sent.message_id else None
+        if replaced is not None:
+            fields[f"p{seat}x"] = replaced  # to tidy: a process that dies first leaves it to the next pass
+        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **fields))
+        return replaced
+
+    async def _tidy(self, chat_id: int, message_id: int) -> None:
+        """Delete a replaced panel, or at least take its buttons (best effort)."""
+        if not await self._quietly(self.outbox.delete(chat_id, message_id)):
+            await self._quietly(self.outbox.strip(chat_id, message_id))
+
+    async def _quietly(self, call: Awaitable[object]) -> bool:
+        """Tidying up an old panel is best effort: a failure leaves a panel whose presses are refused anyway."""
+        try:
+            result = await call
+        except Exception as exc:
+            log.info("tidying an old panel failed: %s", exc)
+            return False
+        return result is not False
+
+    async def _player_gone(self, record: MatchRecord, seat: int, exc: TelegramForbiddenError) -> None:
+        """The player blocked the bot: say so once to the opponent and the group; their panel waits for /hand."""
+        player = record.players[seat]
+        log.info("match %s: %s cannot be written to (%s)", record.id, player.id, exc.message)
+        if not await self.chats.set_blocked(player.id, True):
+            return
+        tr = self.i18n[record.lang]
+        if "initiate" in exc.message:  # never started the bot: a button in the group opens it
+            text = render.player_notice(tr, record, seat, started=False)
+            markup = keyboards.open_bot_keyboard(tr, self.bot_username, f"m_{record.id}")
+        else:
+            text, markup = render.player_notice(tr, record, seat, started=True), None
+            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                await self.outbox.send(record.players[1 - seat].id, text)
+        if record.is_active and not await self.chats.group_gone(record.chat_id):
+            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                await self.outbox.send(record.chat_id, text, markup)

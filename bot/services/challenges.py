@@ -1,0 +1,257 @@
+"""Challenges: opening one, accepting it (the match is created), withdrawing it, its expiry.
+
+An accept spans slots: the challenge is consumed in its chat's slot (where
+who plays there lives), with the new match's record kept beside it; then the
+match is written in its own slot, its indexes, its screens due and its
+clock. Each later step is harmless to repeat, and the challenge's job looks a
+few seconds after the accept whether they were all done (a process may die in
+between): ``accepted`` carries them through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+
+from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection
+from bot.scheduler import Scheduler, clock_job, expiry_job
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
+from bot.services.records import Records
+from bot.services.seats import Seats
+from bot.services.terms import KEEP_AFTER_DEADLINE, Terms
+from bot.services.turn_clock import next_look
+from bot.storage.challenges import Accepted, ChallengeStore, Opened
+from bot.storage.codec import StoredDeal
+from bot.storage.keys import challenge_id as new_challenge_id
+from bot.storage.matches import MatchStore
+from engine import Match, find_preset
+
+MAX_ATTEMPTS = 5
+ACCEPT_CHECK = 5.0
+"""Seconds after an accept at which the challenge's job looks whether the accept was carried through (a
+process may die between the steps in the challenge's and the match's slots)."""
+
+
+class Challenges:
+    """Open challenges and the matches they become."""
+
+    def __init__(
+        self,
+        store: ChallengeStore,
+        matches: MatchStore,
+        records: Records,
+        chats: Chats,
+        seats: Seats,
+        scheduler: Scheduler,
+        terms: Terms,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.matches = matches
+        self.records = records
+        self.chats = chats
+        self.seats = seats
+        self.scheduler = scheduler
+        self.terms = terms
+        self.clock = clock
+
+    # -- reading ---------------------------------------------------------------------
+
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        """An open challenge (None once joined, withdrawn or expired)."""
+        data = await self.store.read(challenge_id)
+        if data is None:
+            return None
+        challenge = Challenge.model_validate_json(data)
+        return challenge if challenge.expires > self.clock() else None
+
+    async def open_challenge_of(self, chat_id: int, user_id: int) -> Challenge | None:
+        found = await self.store.open_of(chat_id, user_id)
+        return None if found is None else await self.challenge(found)
+
+    async def notice(self, challenge_id: str) -> Challenge | None:
+        """A challenge whose message has not yet said how it ended (open, or expired and not yet announced)."""
+        data = await self.store.notice(challenge_id)
+        return None if data is None else Challenge.model_validate_json(data)
+
+    async def pending_notices(self) -> list[Challenge]:
+        """Challenges whose message has not yet said that they expired (open ones included)."""
+        return [Challenge.model_validate_json(value) for value in await self.store.notices()]
+
+    async def forget_notice(self, challenge_id: str) -> None:
+        """The expiry of this challenge has been announced."""
+        await self.store.drop_notice(challenge_id)
+
+    # -- opening and closing -----------------------------------------------------------
+
+    async def open(
+        self,
+        chat_id: int,
+        creator: Player,
+        preset: str,
+        lang: Lang,
+        *,
+        target: int | None = None,
+        opponent_id: int | None = None,
+        opponent_username: str | None = None,
+        opponent_name: str | None = None,
+    ) -> Challenge:
+        """Open a challenge in a chat; one per creator and chat, none while the creator plays there."""
+        rules = find_preset(preset)
+        now = self.clock()
+        challenge = Challenge(
+            id=new_challenge_id(secrets.token_urlsafe(6), chat_id),
+            chat_id=chat_id,
+            creator=creator,
+            opponent_id=opponent_id,
+            opponent_username=opponent_username.lstrip("@").lower() if opponent_username else None,
+            opponent_name=opponent_name,
+            preset=rules.name,
+            target=target or rules.target,
+            lang=lang,
+            created=now,
+            expires=now + self.terms.challenge_ttl,
+        )
+        # Its notice and its expiry first (their own slots), so that no open challenge lacks them; taken
+        # back when the challenge is refused (one left by a process dying in between expires as nothing).
+        await asyncio.gather(
+            self.store.add_notice(challenge), self.scheduler.schedule(expiry_job(challenge.id), challenge.expires)
+        )
+        opened = await self.store.open(challenge, ttl=self.terms.challenge_ttl + KEEP_AFTER_DEADLINE)
+        if opened is not Opened.OPENED:
+            await self._drop_traces(challenge.id)
+            raise Rejected(Rejection.ALREADY_PLAYING if opened is Opened.PLAYING else Rejection.CHALLENGE_OPEN)
+        return challenge
+
+    async def _drop_traces(self, challenge_id: str) -> None:
+        """A challenge's notice and expiry job go (it was refused, withdrawn or accepted)."""
+        await asyncio.gather(self.store.drop_notice(challenge_id), self.scheduler.unschedule(expiry_job(challenge_id)))
+
+    async def set_message(self, challenge: Challenge, message_id: int) -> Challenge:
+        """Remember the group message of a challenge (keeping its expiry)."""
+        updated = challenge.model_copy(update={"message_id": message_id})
+        await self.store.set_message(updated)
+        return updated
+
+    async def withdraw(self, challenge_id: str, user_id: int, *, admin: bool = False) -> Challenge:
+        """Remove an open challenge (its creator, or a group admin); atomic against a join."""
+        for _ in range(MAX_ATTEMPTS):
+            raw = await self.store.read(challenge_id)
+            if raw is None:
+                raise Rejected(Rejection.NO_CHALLENGE)
+            challenge = Challenge.model_validate_json(raw)
+            if challenge.creator.id != user_id and not admin:
+                raise Rejected(Rejection.NOT_ALLOWED)
+            if await self.store.withdraw(challenge, raw):
+                await self._drop_traces(challenge_id)
+                return challenge
+        raise Rejected(Rejection.BUSY)
+
+    async def expire(self, challenge: Challenge) -> bool:
+        """End a challenge whose time is up; True for the one caller that did. False also when it was accepted
+        (the accept is then carried through, if its process died midway)."""
+        accepted = await self.store.expire(challenge)
+        if accepted:
+            await self._created(MatchRecord.model_validate_json(accepted), challenge.id)
+            return False
+        return await self.store.drop_notice(challenge.id)
+
+    # -- accepting -------------------------------------------------------------------
+
+    async def accept(
+        self, challenge_id: str, joiner: Player, *, username: str | None = None, seed: int | None = None
+    ) -> MatchRecord:
+        """Join a challenge: the challenge is consumed and the match created, atomically."""
+        for _ in range(MAX_ATTEMPTS):
+            raw = await self.store.read(challenge_id)
+            if raw is None:
+                raise Rejected(Rejection.NO_CHALLENGE)
+            record = await self._accept_as_read(raw, joiner, username, seed)
+            if record is not None:
+                return record
+        raise Rejected(Rejection.BUSY)
+
+    async def play_computer(
+        self, challenge_id: str, user_id: int, level: Level, name: str, *, seed: int | None = None
+    ) -> MatchRecord:
+        """The creator of an open challenge plays the computer at ``level`` instead (``name``: the computer's
+        name in the match's language); anyone else is refused."""
+        challenge = await self.challenge(challenge_id)
+        if challenge is None:
+            raise Rejected(Rejection.NO_CHALLENGE)
+        if challenge.creator.id != user_id:
+            raise Rejected(Rejection.NOT_ALLOWED)
+        # The computer's id is this match's own, so that it never counts as playing elsewhere.
+        computer = Player(id=-1 - secrets.randbits(48), name=name, level=level)
+        return await self.accept(challenge_id, computer, seed=seed)
+
+    async def _accept_as_read(
+        self, raw: bytes | str, joiner: Player, username: str | None, seed: int | None
+    ) -> MatchRecord | None:
+        """Accept the challenge as it was read; None when it changed meanwhile (read it again)."""
+        challenge = Challenge.model_validate_json(raw)
+        if challenge.expires <= self.clock():
+            raise Rejected(Rejection.NO_CHALLENGE)
+        if challenge.creator.id == joiner.id:
+            raise Rejected(Rejection.OWN_CHALLENGE)
+        if not joiner.computer:  # the creator may always play the computer instead
+            if challenge.opponent_id is not None and challenge.opponent_id != joiner.id:
+                raise Rejected(Rejection.NOT_INVITED)
+            if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
+                raise Rejected(Rejection.NOT_INVITED)
+        match = Match.new(challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target)
+        settings = await self.chats.settings(challenge.chat_id)
+        now = self.clock()
+        record = MatchRecord(
+            id=secrets.token_urlsafe(8),
+            chat_id=challenge.chat_id,
+            players=(challenge.creator, joiner),
+            lang=challenge.lang,
+            created=now,
+            updated=now,
+            deal=StoredDeal.of(match),
+            # Against the computer, no clock: nobody waits for the person but the computer.
+            turn_timeout=0 if joiner.computer else settings.turn_clock(self.terms.turn_timeout),
+        )
+        # The challenge's job looks in a moment whether this accept was carried through (see _created).
+        await self.scheduler.schedule(expiry_job(challenge.id), now + ACCEPT_CHECK)
+        answer = await self.store.accept(
+            challenge, raw, joiner.id, record.id, record.model_dump_json(), ttl=self.terms.keep_ttl
+        )
+        if answer is Accepted.CHANGED:
+            return None
+        if answer is Accepted.PLAYING:
+            raise Rejected(Rejection.ALREADY_PLAYING)
+        await self._created(record, challenge.id)
+        self.records.remember(record, match)
+        return record
+
+    async def accepted(self, challenge: Challenge) -> MatchRecord | None:
+        """The match a challenge became, if it was accepted (the accept is carried through first, if its process
+        died midway: the match written, its indexes, its screens due, its clock)."""
+        data = await self.store.accepted(challenge.chat_id, challenge.id)
+        if data is None:
+            return None
+        record = MatchRecord.model_validate_json(data)
+        await self._created(record, challenge.id)
+        return record
+
+    async def _created(self, record: MatchRecord, challenge_id: str) -> None:
+        """The steps of an accept after the one in the chat's slot, each harmless to repeat: the match's record
+        in its own slot, the players' indexes, its screens due, its clock (or the computer's first move); the
+        challenge's notice and job go."""
+        await self.matches.create(record.id, record.model_dump_json(), ttl=self.terms.keep_ttl)
+        await self.matches.mark_due(record.id)
+        people = [p.id for p in record.players if not p.computer]
+        computer = self.seats.next_due(record, record.match())
+        first = computer or next_look(record, {}, self.terms) or record.created
+        await asyncio.gather(
+            self.matches.add_player_matches(record.id, people),
+            self.scheduler.schedule(clock_job(record.id), first, if_missing=True),
+        )
+        if computer is not None:
+            self.scheduler.wake_at(computer)
+        await self._drop_traces(challenge_id)

@@ -1,0 +1,202 @@
+"""Challenges in Redis: open ones in their chat's slot, the record of the match one became, and the notices
+still to give.
+
+An open challenge is a string with a TTL in its chat's slot (``{c:<chat>}``,
+with who plays there), so that opening, accepting, withdrawing and expiring
+are each one script against the others. The hash of notices (no slot of its
+own) holds every challenge whose message must still say how it ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from typing import Any
+
+from bot.models import Challenge
+from bot.storage.base import Store, text
+from bot.storage.keys import Keys
+
+# Open a challenge unless the creator has one open in this chat or is playing there (in the chat's
+# slot; its notice and its expiry job, in their own slots, are written before, and taken back when
+# refused).
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3 creator's active key.
+# ARGV: 1 challenge id, 2 challenge JSON, 3 TTL.
+# Returns {1}, {-1, open challenge id}, {-2} already playing.
+OPEN = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-2} end
+local open = redis.call('GET', KEYS[2])
+if open then return {-1, open} end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
+return {1}
+"""
+
+# Accept a challenge, in its chat's slot: consume it and make the players active in the chat with
+# the new match, or refuse if either already plays there. The match's record is kept with the
+# challenge (KEYS[6]) until the match is written in its own slot (bot/storage/matches.py).
+# KEYS: 1 challenge, 2 creator's open-challenge key, 3-4 active keys of creator/joiner, 5 the chat's
+#       active set, 6 the challenges' accepted record.
+# ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL.
+# Returns {1}, {-1} challenge gone or changed, {-2, who} already playing.
+ACCEPT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-2, 'creator'} end
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-2, 'joiner'} end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[4])
+redis.call('SET', KEYS[4], ARGV[2], 'EX', ARGV[4])
+redis.call('SADD', KEYS[5], ARGV[2])
+redis.call('SET', KEYS[6], ARGV[3], 'EX', ARGV[4])
+return {1}
+"""
+
+# A challenge whose time is up, in its chat's slot: removed, unless it was accepted (KEYS[3]
+# holds the match it became). KEYS: 1 challenge, 2 creator's open-challenge key, 3 the accepted
+# record. ARGV: 1 challenge id. Returns the accepted record, or '' (expired, or gone already).
+EXPIRE_CHALLENGE = """
+local accepted = redis.call('GET', KEYS[3])
+if accepted then return accepted end
+redis.call('DEL', KEYS[1])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return ''
+"""
+
+# Store a challenge's new JSON (its message id) while it is open, keeping its TTL.
+# KEYS: 1 challenge. ARGV: 1 the new JSON. Returns 1, or 0 when it is gone.
+CHALLENGE_MESSAGE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return 1
+"""
+
+# The same in the hash of challenges awaiting an expiry notice, while it is there.
+# KEYS: 1 the challenges awaiting an expiry notice. ARGV: 1 challenge id, 2 the new JSON.
+NOTICE_MESSAGE = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end
+return 0
+"""
+
+# Withdraw a challenge only if it is still the one that was read (in its chat's slot; its notice
+# and its job go after). KEYS: 1 challenge, 2 creator's open-challenge key.
+# ARGV: 1 the challenge JSON as read. Returns 1 when removed, 0 when it was gone or had changed.
+WITHDRAW = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+"""
+
+
+class Opened(enum.Enum):
+    """What became of opening a challenge."""
+
+    OPENED = 1
+    CHALLENGE_OPEN = -1
+    """The creator has one open in the chat already."""
+    PLAYING = -2
+    """The creator plays in the chat."""
+
+
+class Accepted(enum.Enum):
+    """What became of accepting a challenge as it was read."""
+
+    ACCEPTED = 1
+    CHANGED = -1
+    """The challenge is gone or changed since it was read (read it again)."""
+    PLAYING = -2
+    """One of the two plays in the chat already."""
+
+
+class ChallengeStore(Store):
+    """Open challenges, their notices, and the record of the match an accepted one became."""
+
+    def __init__(self, redis: Any, keys: Keys) -> None:
+        super().__init__(redis, keys)
+        self._open = self.script(OPEN)
+        self._accept = self.script(ACCEPT)
+        self._expire = self.script(EXPIRE_CHALLENGE)
+        self._message = self.script(CHALLENGE_MESSAGE)
+        self._notice_message = self.script(NOTICE_MESSAGE)
+        self._withdraw = self.script(WITHDRAW)
+
+    async def read(self, challenge_id: str) -> bytes | str | None:
+        """The challenge's JSON as stored (None once joined, withdrawn or expired)."""
+        found: bytes | str | None = await self.call(self.redis.get(self.keys.challenge(challenge_id)))
+        return found
+
+    async def open_of(self, chat_id: int, user_id: int) -> str | None:
+        """The id of the user's open challenge in the chat."""
+        value = await self.call(self.redis.get(self.keys.chat_challenge(chat_id, user_id)))
+        return None if value is None else text(value)
+
+    async def open(self, challenge: Challenge, *, ttl: int) -> Opened:
+        """Store an open challenge unless its creator has one open in the chat or plays there."""
+        k = self.keys
+        keys = [k.challenge(challenge.id), k.chat_challenge(challenge.chat_id, challenge.creator.id),
+                k.active(challenge.chat_id, challenge.creator.id)]  # fmt: skip
+        answer = await self.run(self._open, keys, [challenge.id, challenge.model_dump_json(), ttl])
+        return Opened(int(answer[0]))
+
+    async def accept(
+        self, challenge: Challenge, raw: bytes | str, joiner_id: int, match_id: str, record: str, *, ttl: int
+    ) -> Accepted:
+        """Consume the challenge (as it was read: ``raw``) for the match ``match_id`` of ``joiner_id``, keeping the
+        match's ``record`` with it, unless either player plays in the chat."""
+        k, chat = self.keys, challenge.chat_id
+        keys = [
+            k.challenge(challenge.id),
+            k.chat_challenge(chat, challenge.creator.id),
+            k.active(chat, challenge.creator.id),
+            k.active(chat, joiner_id),
+            k.chat_matches(chat),
+            k.accepted(chat, challenge.id),
+        ]
+        answer = await self.run(self._accept, keys, [raw, match_id, record, ttl])
+        return Accepted(int(answer[0]))
+
+    async def withdraw(self, challenge: Challenge, raw: bytes | str) -> bool:
+        """Remove the challenge if it is still as it was read (``raw``)."""
+        keys = [self.keys.challenge(challenge.id), self.keys.chat_challenge(challenge.chat_id, challenge.creator.id)]
+        return int(await self.run(self._withdraw, keys, [raw])) == 1
+
+    async def expire(self, challenge: Challenge) -> str:
+        """Remove a challenge whose time is up, unless it was accepted: then the record of its match ('' else)."""
+        k = self.keys
+        keys = [
+            k.challenge(challenge.id),
+            k.chat_challenge(challenge.chat_id, challenge.creator.id),
+            k.accepted(challenge.chat_id, challenge.id),
+        ]
+        return text(await self.run(self._expire, keys, [challenge.id]))
+
+    async def accepted(self, chat_id: int, challenge_id: str) -> bytes | str | None:
+        """The record (JSON) of the match the challenge became, if it was accepted."""
+        found: bytes | str | None = await self.call(self.redis.get(self.keys.accepted(chat_id, challenge_id)))
+        return found
+
+    async def set_message(self, challenge: Challenge) -> None:
+        """Store the challenge as it is now (its message id) where it is open and where its notice waits."""
+        data = challenge.model_dump_json()
+        await asyncio.gather(
+            self.run(self._message, [self.keys.challenge(challenge.id)], [data]),
+            self.run(self._notice_message, [self.keys.challenge_notices()], [challenge.id, data]),
+        )
+
+    # -- notices ---------------------------------------------------------------------
+
+    async def add_notice(self, challenge: Challenge) -> None:
+        """The challenge's message must say how it ended."""
+        await self.call(self.redis.hset(self.keys.challenge_notices(), challenge.id, challenge.model_dump_json()))
+
+    async def notice(self, challenge_id: str) -> bytes | str | None:
+        found: bytes | str | None = await self.call(self.redis.hget(self.keys.challenge_notices(), challenge_id))
+        return found
+
+    async def notices(self) -> list[bytes | str]:
+        """Every challenge whose message must still say how it ended (JSON)."""
+        data = await self.call(self.redis.hgetall(self.keys.challenge_notices()))
+        return list(data.values())
+
+    async def drop_notice(self, challenge_id: str) -> bool:
+        """The challenge's message said how it ended (or needs not); whether it was waiting."""
+        return bool(await self.call(self.redis.hdel(self.keys.challenge_notices(), challenge_id)))

@@ -1,0 +1,72 @@
+"""Chats and users in Redis: a group's settings, whether it removed the bot, each user's profile (name,
+language, whether they started or blocked the bot); and moving a group's keys when it becomes a supergroup."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from redis.exceptions import ResponseError
+
+from bot.storage.base import Store, texts
+from bot.storage.layout import move_key
+
+
+class ChatStore(Store):
+    """Settings, profiles and the flags of chats that changed under a match."""
+
+    async def settings(self, chat_id: int) -> dict[str, str]:
+        """The chat's settings hash."""
+        return texts(await self.call(self.redis.hgetall(self.keys.chat_settings(chat_id))))
+
+    async def replace_settings(self, chat_id: int, settings: dict[str, str]) -> None:
+        """The chat's settings become exactly ``settings`` (in one transaction)."""
+        key = self.keys.chat_settings(chat_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            pipe.hset(key, mapping=dict[Any, Any](settings))
+            await self.call(pipe.execute())
+
+    async def profile(self, user_id: int) -> dict[str, str]:
+        """The user's profile hash."""
+        return texts(await self.call(self.redis.hgetall(self.keys.profile(user_id))))
+
+    async def update_profile(self, user_id: int, fields: dict[str, str]) -> None:
+        await self.call(self.redis.hset(self.keys.profile(user_id), mapping=dict[Any, Any](fields)))
+
+    async def blocked(self, user_id: int) -> bool:
+        """Whether the user is marked as having blocked the bot."""
+        return await self.call(self.redis.hget(self.keys.profile(user_id), "blocked")) is not None
+
+    async def set_blocked(self, user_id: int, blocked: bool) -> bool:
+        """Mark (or clear) a user as having blocked the bot; whether that changed anything."""
+        key = self.keys.profile(user_id)
+        if blocked:
+            return bool(await self.call(self.redis.hsetnx(key, "blocked", "1")))
+        return bool(await self.call(self.redis.hdel(key, "blocked")))
+
+    async def gone(self, chat_id: int) -> bool:
+        """Whether the group is marked as having removed the bot."""
+        return bool(await self.call(self.redis.exists(self.keys.gone(chat_id))))
+
+    async def set_gone(self, chat_id: int, gone: bool) -> bool:
+        """Mark (or clear) a group as having removed the bot; whether that changed anything."""
+        key = self.keys.gone(chat_id)
+        if gone:
+            return bool(await self.call(self.redis.set(key, "1", nx=True)))
+        return bool(await self.call(self.redis.delete(key)))
+
+    def chat_keys(self, old: int, new: int) -> list[tuple[str, str]]:
+        """The keys of this kind that move when chat ``old`` becomes ``new``: its settings."""
+        return [(self.keys.chat_settings(old), self.keys.chat_settings(new))]
+
+    async def move_keys(self, moves: list[tuple[str, str]]) -> None:
+        """Move each (source, target) key that exists; a target present already is kept."""
+        for source, target in moves:
+            if await self.call(self.redis.exists(source)):
+                with contextlib.suppress(ResponseError):
+                    await self.call(move_key(self.redis, source, target))
+
+    async def forget_gone(self, chat_id: int) -> None:
+        """A migrated group's old id is not marked gone any more."""
+        await self.call(self.redis.delete(self.keys.gone(chat_id)))

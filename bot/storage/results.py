@@ -1,0 +1,269 @@
+"""Results in Redis: each table's stats, leaderboard and rating logs (a chat's, and the global one), the
+histories of chats and users, and the steps of a finish that count a match in them.
+
+A finish spans slots: the chat's (``{c:<chat>}``: its table and history, who
+plays there), the global table's (``{g}``), and each player's (``{u:<user>}``).
+Each step is one script in one slot that is done once however often it runs:
+its mark (``Keys.counted``) keeps the answer it gave, and a step run again
+answers the same and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from bot.storage.base import Store, text, texts
+from bot.storage.keys import GLOBAL, Keys, chat_scope, user_scope
+
+# A counted step of a finish is done once in its slot: KEYS[1] its mark (the answer it gave,
+# kept ARGV[1] s). A step run again answers the same and changes nothing.
+_ONCE = """
+local done = redis.call('GET', KEYS[1])
+if done then return done end
+"""
+
+# The Elo update of a table (the scope's two stats hashes and its leaderboard), for COUNT_CHAT and
+# COUNT_GLOBAL. ARGV: 2 winner id, 3 loser id, 4 K, 5 start rating, 6 game, 7 winner name, 8 loser name.
+# Each player's rating log in the scope (newest first, the last ``keep``) gets 'rating after,change,time,won'.
+_ELO = """
+local K = tonumber(ARGV[4])
+local start = tonumber(ARGV[5])
+local game = ARGV[6]
+local function count(kw, kl, board, logw, logl, at, keep)
+  local rw = tonumber(redis.call('HGET', kw, 'rating') or start)
+  local rl = tonumber(redis.call('HGET', kl, 'rating') or start)
+  local expected = 1 / (1 + 10 ^ ((rl - rw) / 400))
+  local d = math.floor(K * (1 - expected) + 0.5)
+  redis.call('HSET', kw, 'rating', rw + d, 'name', ARGV[7])
+  redis.call('HSET', kl, 'rating', rl - d, 'name', ARGV[8])
+  redis.call('HINCRBY', kw, 'played', 1)
+  redis.call('HINCRBY', kl, 'played', 1)
+  redis.call('HINCRBY', kw, 'won', 1)
+  redis.call('HINCRBY', kl, 'lost', 1)
+  redis.call('HINCRBY', kw, 'played:' .. game, 1)
+  redis.call('HINCRBY', kl, 'played:' .. game, 1)
+  redis.call('HINCRBY', kw, 'won:' .. game, 1)
+  local streak = redis.call('HINCRBY', kw, 'streak', 1)
+  if streak > tonumber(redis.call('HGET', kw, 'best') or 0) then
+    redis.call('HSET', kw, 'best', streak)
+  end
+  redis.call('HSET', kl, 'streak', 0)
+  redis.call('ZADD', board, rw + d, ARGV[2])
+  redis.call('ZADD', board, rl - d, ARGV[3])
+  redis.call('LPUSH', logw, (rw + d) .. ',' .. d .. ',' .. at .. ',1')
+  redis.call('LPUSH', logl, (rl - d) .. ',' .. (-d) .. ',' .. at .. ',0')
+  redis.call('LTRIM', logw, 0, keep - 1)
+  redis.call('LTRIM', logl, 0, keep - 1)
+  return {d, rw + d, rl - d}
+end
+"""
+
+# A finish in the chat's slot: the players are no longer playing there, and (ARGV[9] '1') the result
+# counts in the chat's table; a counted or abandoned match (ARGV[9] '1' or 'h', or 'v' a match won
+# against or lost to the computer, never rated) goes first in the chat's history, its summary completed
+# with the chat's rating change.
+# KEYS: 1 the mark, 2-3 active keys of seat 0/1, 4 the chat's active set, 5-6 chat stats of
+#       winner/loser, 7 the chat's leaderboard, 8 the chat's history, 9-10 the chat rating logs of
+#       winner/loser.
+# ARGV: 1 the mark's TTL, 2-8 as _ELO, 9 count, 10 match id, 11 the summary without its closing
+#       brace, 12 the history's length, 13 when the match finished, 14 the rating logs' length.
+# Returns the mark: 'rating change,winner's rating,loser's rating|summary' (0,0,0 uncounted).
+COUNT_CHAT = (
+    _ONCE
+    + _ELO
+    + """
+for i = 2, 3 do
+  if redis.call('GET', KEYS[i]) == ARGV[10] then redis.call('DEL', KEYS[i]) end
+end
+redis.call('SREM', KEYS[4], ARGV[10])
+local answer = '0,0,0|'
+if ARGV[9] == '1' then
+  local chat = count(KEYS[5], KEYS[6], KEYS[7], KEYS[9], KEYS[10], ARGV[13], tonumber(ARGV[14]))
+  local summary = ARGV[11] .. ',"rating_change":' .. chat[1] .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
+  answer = chat[1] .. ',' .. chat[2] .. ',' .. chat[3] .. '|' .. summary
+elseif ARGV[9] == 'h' or ARGV[9] == 'v' then
+  answer = '0,0,0|' .. ARGV[11] .. '}'
+end
+if ARGV[9] ~= '0' then
+  redis.call('LPUSH', KEYS[8], string.sub(answer, string.find(answer, '|', 1, true) + 1))
+  redis.call('LTRIM', KEYS[8], 0, tonumber(ARGV[12]) - 1)
+end
+redis.call('SET', KEYS[1], answer, 'EX', ARGV[1])
+return answer
+"""
+)
+
+# A counted finish in the global table's slot. KEYS: 1 the mark, 2-3 global stats of winner/loser,
+# 4 the global leaderboard, 5-6 the global rating logs of winner/loser. ARGV: 1 the mark's TTL, 2-8 as
+# _ELO, 9 when the match finished, 10 the rating logs' length. Returns the global rating change.
+COUNT_GLOBAL = (
+    _ONCE
+    + _ELO
+    + """
+local d = count(KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], ARGV[9], tonumber(ARGV[10]))[1]
+redis.call('SET', KEYS[1], d, 'EX', ARGV[1])
+return tostring(d)
+"""
+)
+
+# A match against the computer in the person's global stats: played and (ARGV[3] '1') won at the level.
+# KEYS: 1 the mark, 2 the person's global stats. ARGV: 1 the mark's TTL, 2 the level, 3 won.
+COUNT_COMPUTER = (
+    _ONCE
+    + """
+redis.call('HINCRBY', KEYS[2], 'cpu:' .. ARGV[2] .. ':played', 1)
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'cpu:' .. ARGV[2] .. ':won', 1) end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1])
+return '1'
+"""
+)
+
+# A finish in a player's slot: the match leaves their active matches and (a summary given) goes first
+# in their history. KEYS: 1 the mark, 2 the user's active set, 3 their history.
+# ARGV: 1 the mark's TTL, 2 match id, 3 the summary or '', 4 the history's length.
+COUNT_USER = (
+    _ONCE
+    + """
+redis.call('SREM', KEYS[2], ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('LPUSH', KEYS[3], ARGV[3])
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[4]) - 1)
+end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1])
+return '1'
+"""
+)
+
+CHAT_HISTORY = 50
+USER_HISTORY = 20
+RATING_LOG = 50
+"""How many of a player's last rated matches their rating log keeps in each table (the /stats chart)."""
+
+
+def scope_of(chat_id: int | None) -> str:
+    """The table of a chat, or (None) the global one."""
+    return GLOBAL if chat_id is None else chat_scope(chat_id)
+
+
+class ResultStore(Store):
+    """Tables, rating logs and histories, and the counting steps of a finish."""
+
+    def __init__(self, redis: Any, keys: Keys, *, elo_k: int = 32, elo_start: int = 1500) -> None:
+        super().__init__(redis, keys)
+        self.elo_k = elo_k
+        self.elo_start = elo_start
+        self._count_chat = self.script(COUNT_CHAT)
+        self._count_global = self.script(COUNT_GLOBAL)
+        self._count_user = self.script(COUNT_USER)
+        self._count_computer = self.script(COUNT_COMPUTER)
+
+    # -- the steps of a finish ---------------------------------------------------------
+
+    def _elo(self, winner: tuple[int, str], loser: tuple[int, str], game: str) -> list[Any]:
+        return [winner[0], loser[0], self.elo_k, self.elo_start, game, winner[1], loser[1]]
+
+    async def count_chat(
+        self,
+        chat_id: int,
+        match_id: str,
+        seats: tuple[int, int],
+        winner: tuple[int, str],
+        loser: tuple[int, str],
+        *,
+        game: str,
+        counts: str,
+        summary: str,
+        finished: float,
+        ttl: int,
+    ) -> tuple[tuple[int, int, int], str]:
+        """The finish's step in the chat's slot: the players (``seats``: their ids) no longer play there; a
+        rated result (``counts`` '1') in the chat's table; a result worth keeping ('1', 'h' abandoned, 'v'
+        against the computer) first in its history, ``summary`` (JSON without its closing brace) completed
+        with the rating change. Answers (rating change, winner's rating, loser's rating) and the summary."""
+        k, scope = self.keys, chat_scope(chat_id)
+        keys = [
+            k.counted(scope, match_id),
+            k.active(chat_id, seats[0]),
+            k.active(chat_id, seats[1]),
+            k.chat_matches(chat_id),
+            k.stats(scope, winner[0]),
+            k.stats(scope, loser[0]),
+            k.leaderboard(scope),
+            k.chat_history(chat_id),
+            k.rating_log(scope, winner[0]),
+            k.rating_log(scope, loser[0]),
+        ]
+        elo = self._elo(winner, loser, game)
+        args = [ttl, *elo, counts, match_id, summary, CHAT_HISTORY, repr(finished), RATING_LOG]
+        mark = text(await self.run(self._count_chat, keys, args))
+        numbers, _, kept = mark.partition("|")
+        change, rating_w, rating_l = (int(x) for x in numbers.split(","))
+        return (change, rating_w, rating_l), kept
+
+    async def count_global(
+        self, match_id: str, winner: tuple[int, str], loser: tuple[int, str], *, game: str, finished: float, ttl: int
+    ) -> int:
+        """The finish's step in the global table's slot (a rated result); the global rating change."""
+        k = self.keys
+        keys = [
+            k.counted(GLOBAL, match_id),
+            k.stats(GLOBAL, winner[0]),
+            k.stats(GLOBAL, loser[0]),
+            k.leaderboard(GLOBAL),
+            k.rating_log(GLOBAL, winner[0]),
+            k.rating_log(GLOBAL, loser[0]),
+        ]
+        args = [ttl, *self._elo(winner, loser, game), repr(finished), RATING_LOG]
+        return int(text(await self.run(self._count_global, keys, args)))
+
+    async def count_user(self, user_id: int, match_id: str, *, summary: str, ttl: int) -> None:
+        """The finish's step in a player's slot: the match leaves their active matches and (``summary``, JSON,
+        or '') goes first in their history."""
+        k = self.keys
+        keys = [k.counted(user_scope(user_id), match_id), k.user_matches(user_id), k.user_history(user_id)]
+        await self.run(self._count_user, keys, [ttl, match_id, summary, USER_HISTORY])
+
+    async def count_computer(self, user_id: int, match_id: str, *, level: str, won: bool, ttl: int) -> None:
+        """The finish's step of a match against the computer: the person's global record at its level."""
+        keys = [self.keys.counted(GLOBAL, match_id), self.keys.stats(GLOBAL, user_id)]
+        await self.run(self._count_computer, keys, [ttl, level, "1" if won else "0"])
+
+    # -- reading -----------------------------------------------------------------------
+
+    async def stats(self, chat_id: int | None, user_id: int) -> dict[str, str]:
+        """A player's stats hash in a chat's table (None: the global one)."""
+        return texts(await self.call(self.redis.hgetall(self.keys.stats(scope_of(chat_id), user_id))))
+
+    async def ranked(self, chat_id: int | None, limit: int) -> list[int]:
+        """The ids of the best ``limit`` players of a table, best first."""
+        rows = await self.call(self.redis.zrevrange(self.keys.leaderboard(scope_of(chat_id)), 0, limit - 1))
+        return [int(cast(bytes, uid)) for uid in rows]
+
+    async def rank(self, chat_id: int | None, user_id: int) -> int | None:
+        """A player's place in a table (1: the best), None when they have none."""
+        rank = await self.call(self.redis.zrevrank(self.keys.leaderboard(scope_of(chat_id)), user_id))
+        return None if rank is None else cast(int, rank) + 1
+
+    async def rating_log(self, chat_id: int | None, user_id: int, limit: int) -> list[str]:
+        """The player's last ``limit`` rating log rows in a table (``rating,change,finished,won``), newest first."""
+        rows = await self.call(self.redis.lrange(self.keys.rating_log(scope_of(chat_id), user_id), 0, limit - 1))
+        return [text(row) for row in rows]
+
+    async def history(self, *, chat_id: int | None = None, user_id: int | None = None, limit: int) -> list[str]:
+        """The last ``limit`` summaries (JSON) of a chat's or a user's finished matches, newest first."""
+        key = self.keys.chat_history(chat_id) if chat_id is not None else self.keys.user_history(user_id or 0)
+        return [text(row) for row in await self.call(self.redis.lrange(key, 0, limit - 1))]
+
+    async def chat_keys(self, old: int, new: int) -> list[tuple[str, str]]:
+        """The keys of this kind that move when chat ``old`` becomes ``new``: its table, the stats and rating
+        logs of everyone in it, its history."""
+        k = self.keys
+        old_scope, new_scope = chat_scope(old), chat_scope(new)
+        ranked = await self.call(self.redis.zrange(k.leaderboard(old_scope), 0, -1))
+        members = [int(text(cast(bytes, m))) for m in ranked]
+        return [
+            (k.leaderboard(old_scope), k.leaderboard(new_scope)),
+            (k.chat_history(old), k.chat_history(new)),
+            *((k.stats(old_scope, m), k.stats(new_scope, m)) for m in members),
+            *((k.rating_log(old_scope, m), k.rating_log(new_scope, m)) for m in members),
+        ]
