@@ -27,6 +27,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from bot.games import deal_line
 from bot.services.models import (
     LEVELS,
     Challenge,
@@ -46,7 +47,6 @@ from bot.services.models import (
     UserProfile,
     UserStats,
 )
-from bot.services.moments import deal_line
 from bot.storage import scripts
 from bot.storage.codec import StoredDeal
 from bot.storage.keys import GLOBAL, Keys, chat_scope, user_scope

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from bot.games import deal_line
 from bot.services.matches import RATING_LOG, MatchService
 from bot.services.models import MomentRecord, RatingPoint
-from bot.services.moments import deal_line
 from engine import Match
 from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, elo_change, play_random, start_match
 
