@@ -11,6 +11,7 @@ from aiogram.types import Message
 
 from bot import render
 from bot.callbacks import WithdrawCb
+from bot.games import game_of
 from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.routers.common import (
@@ -89,7 +90,7 @@ async def play(
     if opponent_id == user.id or (opponent_username and opponent_username.lower() == (user.username or "").lower()):
         await message.reply(tr("error-self-challenge"))
         return
-    if target is not None and find_preset(preset).game != "bingo":
+    if target is not None and not game_of(find_preset(preset)).targets:
         target = None
     await service.update_profile(user.id, name=player_of(user).name)
     try:
