@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime
 import math
 
-# Imported "as" themselves: callers read these pieces of texts, and the views' type, through this module.
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.services.models import Challenge, Finish, MatchRecord, Summary
+
+# Imported "as" themselves: callers read these pieces of texts, and the views' type, through this module too.
 from bot.texts import clip as clip
 from bot.texts import game_name as game_name
 from bot.texts import name, tiles

@@ -74,6 +74,7 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
 
 # -- playing in the terminal -------------------------------------------------
 
+
 def play_in_terminal(preset: str, level: str, seed: int, seat: int, target: int | None) -> int:
     """A match against the computer: your hand, the table, your moves numbered; reads a number a move."""
     match = Match.new(find_preset(preset), seed, target)

@@ -113,6 +113,7 @@ PRESETS: dict[str, RuleSet] = {
 }
 """Named rule sets; a group picks one and may change its target."""
 
+
 def find_preset(name: str) -> RuleSet:
     """The preset called ``name``; ``KeyError`` naming the known ones otherwise."""
     try:
