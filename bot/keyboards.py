@@ -1,32 +1,20 @@
-"""Keyboards: plain functions of (view, translator) to inline markup."""
+"""Keyboards: plain functions of (view, translator) to inline markup; a game's own buttons come from its
+module (``bot.games``)."""
 
 from __future__ import annotations
-
-from typing import TypeVar
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import ComputerCb, JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
+from bot.games import Button, game_of, rows_of
 from bot.i18n import Translator
 from bot.lean import keyboard_json
 from bot.models import LEVELS, Challenge
-from bot.render import View, bingo_rules, blocked_tile, tile
-from engine import Action, BingoView, FortyTwoView, Kind, Tile
-from engine.actions import CLOSE, PASS, TAKE_HIDDEN, TAKE_INDICATOR
-from engine.fortytwo import Phase
+from bot.texts import blocked_tile, tile
+from engine import Action, Kind
+from engine.games import View
 
-T = TypeVar("T")
 TILES_PER_ROW = 4
-BINGO_TILE = Tile(0, 0)
-BIDS_PER_ROW = 7
-
-
-def _rows(buttons: list[T], width: int) -> list[list[T]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
-
-
-Button = dict[str, str]
-"""A button as its fields (text and callback data)."""
 
 
 def challenge_keyboard(tr: Translator, challenge: Challenge) -> InlineKeyboardMarkup:
@@ -57,7 +45,7 @@ def open_bot_keyboard(tr: Translator, bot_username: str, payload: str) -> Inline
 
 
 def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> InlineKeyboardMarkup | None:
-    """The hand as buttons (a tile that may not be played now marked 🚫) and the extra actions that apply."""
+    """The hand as buttons (a tile that may not be played now marked 🚫) and the game's own actions that apply."""
     rows = panel_rows(tr, match_id, version, view)
     return None if rows is None else InlineKeyboardMarkup.model_validate({"inline_keyboard": rows})
 
@@ -76,43 +64,19 @@ def panel_rows(tr: Translator, match_id: str, version: int, view: View) -> list[
     def button(text: str, action: Action) -> Button:
         return {"text": text, "callback_data": move_data(match_id, version, action.notation())}
 
+    game = game_of(view)
+    if game.replaces_hand(view):
+        return game.own_rows(tr, view, button)
     legal = set(view.legal)
     acting = view.turn == view.seat
-    rows: list[list[Button]] = []
-    extra: list[list[Button]] = []
-    if isinstance(view, FortyTwoView) and acting and view.phase is Phase.BIDDING:
-        bids = [a for a in view.legal if a.kind is Kind.BID]
-        rows += _rows([button(str(a.value), a) for a in bids], BIDS_PER_ROW)
-        rows.append([button(tr("btn-pass"), PASS)])
-        return rows
-    if isinstance(view, FortyTwoView) and acting and view.phase is Phase.TRUMPS:
-        trumps = [a for a in view.legal if a.kind is Kind.TRUMPS]
-        rows += _rows([button(tr("btn-trump", suit=a.value), a) for a in trumps], 2)
-        return rows
     hand_buttons = []
     for t in view.hand:
         play = Action(Kind.PLAY, t.index)
         playable = acting and play in legal
         text = tile(t) if playable or not acting else blocked_tile(t)
         hand_buttons.append(button(text, play))
-    rows += _rows(hand_buttons, TILES_PER_ROW)
-    if isinstance(view, BingoView) and acting:
-        rules = bingo_rules(view)
-        doubles = sum(1 for t in view.hand if t.is_double)
-        for action in view.legal:
-            if action.kind is Kind.CLAIM:
-                pts, gp = rules.claim_value(doubles, BINGO_TILE in view.hand)
-                value = tr("claim-value", gp=gp, n=gp or pts)
-                extra.append([button(tr("btn-claim", tile=tile(action.tile), n=doubles, value=value), action)])
-        if CLOSE in legal:
-            extra.append([button(tr("btn-close"), CLOSE)])
-        if TAKE_INDICATOR in legal and view.indicator is not None:
-            extra.append(
-                [
-                    button(tr("btn-take-indicator", tile=tile(view.indicator)), TAKE_INDICATOR),
-                    button(tr("btn-take-hidden"), TAKE_HIDDEN),
-                ]
-            )
+    rows = rows_of(hand_buttons, TILES_PER_ROW)
+    extra = game.own_rows(tr, view, button) if acting else []
     return rows + extra if rows or extra else None
 
 

@@ -64,7 +64,7 @@ class Finish(enum.Enum):
 
 
 class MomentRecord(BaseModel):
-    """A moment of a finished deal worth showing on the match card (``bot.services.moments``)."""
+    """A moment of a finished deal worth showing on the match card (``bot.games``)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -166,7 +166,7 @@ class Messages(BaseModel):
     summary: Summary | None = None
     """The result of a finished match, as counted."""
     finishing: str | None = None
-    """A finish whose steps in the other slots are not all done (JSON, ``bot.services.matches``)."""
+    """A finish whose steps in the other slots are not all done (JSON, ``bot.services.finish``)."""
     cards: tuple[bool, bool] = (False, False)
     """Whether each player's copy of the match card went to their private chat (or needs none)."""
 

@@ -2,56 +2,27 @@
 
 Everything here works on views (``deal.view(seat)``), never on a raw state,
 so a hand can only appear in its own seat's panel. Texts are HTML; player
-names are escaped.
+names are escaped. What every game shows is built here; each game's own
+lines and the arguments of its texts come from its module (``bot.games``).
 """
 
 from __future__ import annotations
 
 import datetime
-import functools
 import math
-from html import escape
 
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.models import Challenge, Finish, MatchRecord, Summary
-from engine import Award, BingoView, Deal, DealEnd, FortyTwoView, Kind, Reason, Refusal, Tile, TrickView, find_preset
-from engine.bingo import LOWER, SUIT
-from engine.fortytwo import Phase
-from engine.rules import BingoRules, ClosePenalty, FortyTwoRules
 
-View = BingoView | FortyTwoView
-
-
-NAME_LIMIT = 32
-"""Characters of a user's name (or other text a user typed) that a message shows; longer ones end in "…"."""
-
-
-def clip(text: str, limit: int = NAME_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters (the last one "…" when cut): user text never floods a message."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@functools.lru_cache(maxsize=4096)
-def user_text(text: str, limit: int = NAME_LIMIT) -> str:
-    """Text a user wrote (a name, a command's argument) made safe for an HTML message: cut, then escaped."""
-    return escape(clip(text, limit))
-
-
-def tile(t: Tile) -> str:
-    return f"[{t.high}|{t.low}]"
-
-
-def blocked_tile(t: Tile) -> str:
-    """A tile the player may not play now, as its button shows it."""
-    return f"🚫 {t.high}|{t.low}"
-
-
-def tiles(ts: tuple[Tile, ...]) -> str:
-    return " ".join(tile(t) for t in ts)
-
-
-def name(record: MatchRecord, seat: int) -> str:
-    return user_text(record.players[seat].name)
+# Imported "as" themselves: callers read these pieces of texts, and the views' type, through this module too.
+from bot.texts import clip as clip
+from bot.texts import game_name as game_name
+from bot.texts import name, tiles
+from bot.texts import tile as tile
+from bot.texts import user_text as user_text
+from engine import Award, Deal, DealEnd, Kind, Refusal, TrickView
+from engine.games import View as View
 
 
 def duration(tr: Translator, seconds: float) -> str:
@@ -75,10 +46,6 @@ def clock_text(tr: Translator, seconds: int) -> str:
     return duration(tr, seconds) if seconds else tr("clock-off")
 
 
-def game_name(tr: Translator, preset: str) -> str:
-    return tr(f"preset-{preset}")
-
-
 def _score_line(tr: Translator, record: MatchRecord, view: View) -> str:
     return tr(
         "table-score",
@@ -88,10 +55,6 @@ def _score_line(tr: Translator, record: MatchRecord, view: View) -> str:
         sb=view.score[1],
         target=view.target,
     )
-
-
-def _tricks(tr: Translator, record: MatchRecord, counts: tuple[int, int], key: str = "table-tricks") -> str:
-    return tr(key, a=name(record, 0), b=name(record, 1), ta=counts[0], tb=counts[1])
 
 
 def last_trick_text(tr: Translator, record: MatchRecord, last: TrickView) -> str:
@@ -107,112 +70,26 @@ def last_trick_text(tr: Translator, record: MatchRecord, last: TrickView) -> str
 
 
 def _trick_lines(tr: Translator, record: MatchRecord, view: View, *, lead: bool = True) -> list[str]:
-    """The tile on the table (when ``lead``) and the last trick (of this phase: 42's draw tricks stay in the draw)."""
+    """The tile on the table (when ``lead``) and the last trick the game shows."""
     lines = []
     if lead and view.lead is not None and view.leader is not None:
         lines.append(tr("table-lead", tile=tile(view.lead), name=name(record, view.leader)))
-    last = view.last_trick
-    if isinstance(view, FortyTwoView) and view.phase in (Phase.PLAY, Phase.OVER) and not any(view.tricks):
-        last = None
+    last = game_of(view).shown_last_trick(view)
     if last is not None:
         lines.append(last_trick_text(tr, record, last))
-    return lines
-
-
-def _bingo_common(tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
-    """Lines the table and both panels share in Bingo: trumps, the reserve (and that suit must be followed)."""
-    lines = []
-    if view.indicator is not None:
-        lines.append(tr("table-trump", suit=view.trump, tile=tile(view.indicator)))
-    else:
-        lines.append(tr("table-trump-hidden", suit=view.trump))
-    if view.closed_by is not None:
-        lines.append(tr("table-closed", name=name(record, view.closed_by), playing="yes" if view.end is None else "no"))
-    elif view.reserve:
-        lines.append(tr("table-reserve", n=view.reserve))
-    elif view.end is None:
-        lines.append(tr("table-reserve-empty"))
-    return lines
-
-
-def claim_title(tr: Translator, preset: str, count: int) -> str:
-    """The name the preset's source gives to declaring ``count`` doubles («король»), or ""."""
-    return tr("claim-name", preset=preset, n=count)
-
-
-def _claims(tr: Translator, record: MatchRecord, view: BingoView, seats: tuple[int, ...]) -> list[str]:
-    lines = []
-    for claim in view.claims:
-        if claim.seat not in seats:
-            continue
-        state = "open" if claim.scored is None else "won" if claim.scored else "lost"
-        title = claim_title(tr, view.preset, len(claim.doubles))
-        lines.append(
-            tr(
-                "table-claim",
-                name=name(record, claim.seat),
-                title=f"{title}, " if title else "",
-                n=len(claim.doubles),
-                tiles=tiles(claim.doubles),
-                state=state,
-            )
-        )
-    return lines
-
-
-def _points_42(view: FortyTwoView, seat: int) -> str:
-    """A seat's points in 42's play; the declarer's against the bid ("12/30")."""
-    points = view.points[seat]
-    return f"{points}/{view.bid}" if seat == view.declarer and view.bid is not None else str(points)
-
-
-def _fortytwo_common(tr: Translator, record: MatchRecord, view: FortyTwoView) -> list[str]:
-    lines = [tr("table-phase", phase=view.phase.value)]
-    if view.phase is Phase.DRAW:
-        lines.append(tr("table-stock", n=view.stock))
-    if view.bids:
-        speaker = 1 - view.opener
-        said = []
-        for i, bid in enumerate(view.bids):
-            who = name(record, speaker if i % 2 == 0 else 1 - speaker)
-            said.append(f"{who} {bid if bid is not None else tr('bid-pass')}")
-        lines.append(tr("table-bids", list=", ".join(said)))
-    if view.declarer is not None and view.bid is not None:
-        if view.trump is not None:
-            lines.append(
-                tr("table-contract", name=name(record, view.declarer), bid=view.bid, trump=tr("suit", suit=view.trump))
-            )
-        else:
-            lines.append(tr("table-contract-pending", name=name(record, view.declarer), bid=view.bid))
-    if view.phase in (Phase.DRAW, Phase.BIDDING, Phase.TRUMPS):
-        lines.append(_tricks(tr, record, view.draw_tricks, "table-draw-tricks"))
     return lines
 
 
 def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     """The group's table message for the deal (``view`` is the seat-less table view)."""
     assert view.seat is None, "the table renders the table view only"
+    game = game_of(view)
     lines = [tr("table-title", game=game_name(tr, view.preset), deal=view.deal), _score_line(tr, record, view)]
-    if isinstance(view, BingoView):
-        lines += _bingo_common(tr, record, view)
-        lines += _claims(tr, record, view, (0, 1))
-        lines += _trick_lines(tr, record, view)
-        lines.append(_tricks(tr, record, view.tricks))
-        if view.turn is not None and record.is_active:
-            if view.choosing and view.indicator is not None:
-                lines.append(tr("table-choosing", name=name(record, view.turn), tile=tile(view.indicator)))
-            else:
-                lines.append(tr("table-turn", name=name(record, view.turn)))
-    else:
-        lines += _fortytwo_common(tr, record, view)
-        lines += _trick_lines(tr, record, view)
-        if view.phase in (Phase.PLAY, Phase.OVER) and view.trump is not None:
-            lines.append(_tricks(tr, record, view.tricks))
-            lines.append(
-                tr("table-points", a=name(record, 0), b=name(record, 1), pa=_points_42(view, 0), pb=_points_42(view, 1))
-            )
-        if view.turn is not None and record.is_active:
-            lines.append(tr("table-turn", name=name(record, view.turn)))
+    lines += game.table_lines(tr, record, view)
+    lines += _trick_lines(tr, record, view)
+    lines += game.tally_lines(tr, record, view)
+    if view.turn is not None and record.is_active:
+        lines.append(game.turn_line(tr, record, view) or tr("table-turn", name=name(record, view.turn)))
     return "\n".join(lines)
 
 
@@ -234,40 +111,15 @@ def panel_text(
         if last is not None:
             lines.append(last_trick_text(tr, record, last))
         lines += [deal_result_text(tr, record, prev), ""]
+    game = game_of(view)
     lines += [
         tr("panel-title", game=game_name(tr, view.preset), deal=view.deal, opponent=name(record, other)),
         tr("panel-score", me=view.score[seat], them=view.score[other], target=view.target),
     ]
-    if isinstance(view, BingoView):
-        lines += _bingo_common(tr, record, view)
-        own = view.points[seat]
-        goal = bingo_rules(view).goal
-        lines.append(tr("panel-points", points=own or 0, goal=goal, mine=view.tricks[seat], theirs=view.tricks[other]))
-        shown = [c for c in view.claims if c.seat == other]
-        if shown:
-            lines.append(tr("panel-opponent-claims", tiles=tiles(shown[-1].doubles)))
-        lines += _claims(tr, record, view, (seat,))
-    else:
-        lines += _fortytwo_common(tr, record, view)
-        if view.phase in (Phase.PLAY, Phase.OVER) and view.trump is not None:
-            lines.append(
-                tr(
-                    "panel-points-42",
-                    mine=_points_42(view, seat),
-                    theirs=_points_42(view, other),
-                    tm=view.tricks[seat],
-                    tt=view.tricks[other],
-                )
-            )
+    lines += game.panel_lines(tr, record, view)
     lines += _trick_lines(tr, record, view, lead=False)
-    if (
-        isinstance(view, FortyTwoView)
-        and view.phase in (Phase.BIDDING, Phase.TRUMPS)
-        and view.turn == seat
-        and record.is_active
-        and view.hand
-    ):
-        # The player to bid or name trumps has bid or suit buttons instead of the tiles.
+    if game.replaces_hand(view) and record.is_active and view.hand:
+        # The game's own buttons stand in for the tiles: the hand is listed instead.
         lines.append(tr("panel-hand", tiles=tiles(view.hand)))
     lines.append(_prompt(tr, record, view))
     if record.turn_timeout and record.is_active and view.end is None and view.turn == seat:
@@ -291,17 +143,9 @@ def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
         if view.lead is not None and view.leader == seat:
             return tr("panel-wait-reply", name=opponent, tile=tile(view.lead))
         return tr("panel-wait", name=opponent)
-    if isinstance(view, BingoView) and view.choosing and view.indicator is not None:
-        return tr("panel-choose", tile=tile(view.indicator))
-    if isinstance(view, FortyTwoView):
-        if view.phase is Phase.BIDDING:
-            if view.bid is None:
-                rules = find_preset(view.preset)
-                assert isinstance(rules, FortyTwoRules)
-                return tr("panel-bid-first", min=rules.min_bid)
-            return tr("panel-bid", bid=view.bid)
-        if view.phase is Phase.TRUMPS:
-            return tr("panel-trumps")
+    own = game_of(view).prompt(tr, view)
+    if own is not None:
+        return own
     if view.lead is None:
         return tr("panel-lead")
     prompt = tr("panel-reply", tile=tile(view.lead))
@@ -337,19 +181,8 @@ def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
 def award_text(tr: Translator, record: MatchRecord, view: View, award: Award) -> str:
     """One line saying who got game points and why (``view``: the table view of the finished deal)."""
     args: dict[str, object] = {"name": name(record, award.seat), "gp": tr("game-points", n=award.game_points)}
-    reason = award.reason
-    rules = find_preset(view.preset)
-    if isinstance(rules, BingoRules):
-        args["threshold"] = rules.schneider
-        args["penalty"] = "first" if rules.close_penalty is ClosePenalty.CLOSED_BEFORE_FIRST_TRICK else "notrick"
-    if reason is Reason.CLAIM:
-        title = claim_title(tr, view.preset, award.claimed)
-        args["claim"] = tr("doubles", n=award.claimed) + (f" ({title})" if title else "")
-    if isinstance(view, FortyTwoView) and reason in (Reason.BID_MADE, Reason.BID_SET):
-        declarer = award.seat if reason is Reason.BID_MADE else 1 - award.seat
-        args["bid"] = view.bid or 0
-        args["pts"] = tr("points", n=view.points[declarer])
-    return tr(f"reason-{reason.value}", **args)
+    args |= game_of(view).award_args(tr, view, award)
+    return tr(f"reason-{award.reason.value}", **args)
 
 
 def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> str:
@@ -406,13 +239,6 @@ def private_result_text(tr: Translator, record: MatchRecord, summary: Summary, s
     return "\n".join(lines)
 
 
-def bingo_rules(view: BingoView) -> BingoRules:
-    """The rule set of a Bingo deal's preset."""
-    rules = find_preset(view.preset)
-    assert isinstance(rules, BingoRules)
-    return rules
-
-
 FOLLOW_REFUSALS = frozenset(
     {Refusal.MUST_FOLLOW_SUIT, Refusal.MUST_BEAT, Refusal.MUST_FOLLOW_LOWER_HALF, Refusal.MUST_TRUMP}
 )
@@ -424,13 +250,7 @@ def refusal_text(tr: Translator, refusal: Refusal, view: View | None) -> str:
     lead = view.lead if view is not None else None
     if refusal not in FOLLOW_REFUSALS or lead is None or view is None or view.trump is None:
         return tr(f"refusal-{refusal.value}")
-    if isinstance(view, BingoView):
-        suit, low = SUIT[lead.index], LOWER[lead.index]
-    else:
-        suit, low = lead.high, lead.low
-        if view.trump in (lead.high, lead.low):
-            # A trump led in 42 is followed with a trump: the engine calls it following suit.
-            refusal = Refusal.MUST_TRUMP
+    refusal, suit, low = game_of(view).follow_duty(view, lead, refusal)
     args = {"tile": tile(lead), "suit": view.trump if refusal is Refusal.MUST_TRUMP else suit, "low": low}
     return tr(f"refusal-{refusal.value}", **args)
 

@@ -11,12 +11,12 @@ from contextlib import nullcontext
 from engine.actions import Action, Kind
 from engine.ai import LEVELS, choose
 from engine.arena import arena
-from engine.bingo import BingoView
 from engine.deal import Deal
-from engine.fortytwo import FortyTwoView
+from engine.games import GAMES, View, game_of
 from engine.match import Match
 from engine.rules import PRESETS, find_preset, presets_of
 from engine.selfplay import replay, selfplay
+from engine.tiles import SUIT_NAMES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,14 +67,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=["bingo", "42"], default="bingo")
+    parser.add_argument("--game", choices=list(GAMES), default="bingo")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="default: the game's first preset")
     parser.add_argument("--target", type=int, help="game points that win a match (default: the preset's)")
 
 
 # -- playing in the terminal -------------------------------------------------
-
-SUIT_NAMES = ("blanks", "aces", "deuces", "treys", "fours", "fives", "sixes")
 
 
 def play_in_terminal(preset: str, level: str, seed: int, seat: int, target: int | None) -> int:
@@ -148,25 +146,8 @@ def _describe(action: Action) -> str:
     return f"names {SUIT_NAMES[action.value]} trumps"
 
 
-def _table(view: BingoView | FortyTwoView, seat: int) -> list[str]:
-    lines = []
-    if isinstance(view, BingoView):
-        shown = view.indicator_seen
-        where = "face up" if view.indicator is not None else "closed" if view.closed_by is not None else "drawn"
-        lines.append(f"trumps: {SUIT_NAMES[view.trump]} (indicator {shown}, {where}); reserve {view.reserve}")
-        lines.append(f"your points {view.points[seat]}, tricks {view.tricks[seat]} : {view.tricks[1 - seat]}")
-        for claim in view.claims:
-            who = "you" if claim.seat == seat else "computer"
-            state = {None: "on this trick", True: "scored", False: "lost"}[claim.scored]
-            lines.append(f"claim by {who}: {' '.join(map(str, claim.doubles))} ({state})")
-    else:
-        lines.append(f"phase: {view.phase.value}; stock {view.stock}")
-        if view.bids:
-            lines.append("bids: " + ", ".join("pass" if b is None else str(b) for b in view.bids))
-        if view.trump is not None:
-            declarer = "you" if view.declarer == seat else "computer"
-            lines.append(f"trumps: {SUIT_NAMES[view.trump]}, bid {view.bid} by {declarer}")
-            lines.append(f"points {view.points[seat]} : {view.points[1 - seat]}")
+def _table(view: View, seat: int) -> list[str]:
+    lines = game_of(view).describe(view, seat)
     lines.append("your hand: " + " ".join(map(str, view.hand)))
     if view.lead is not None:
         lines.append(f"led by the computer: {view.lead}")

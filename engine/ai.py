@@ -1,6 +1,7 @@
 """The computer opponent: three levels of play for every game, from a seat's view alone.
 
-``choose(level, view, rng)`` is all a caller needs. A level reads nothing but
+``choose(level, view, rng)`` is all a caller needs; a game's own levels are
+named by its line in :data:`engine.games.GAMES`. A level reads nothing but
 the view it is given (what that seat may see) and the rules of the view's
 preset, so it cannot peek at the other hand or the reserve: its move is a
 function of the view and the generator.
@@ -15,16 +16,14 @@ from __future__ import annotations
 
 import random
 
-from engine import bingo_ai, fortytwo_ai
 from engine.actions import Action
-from engine.bingo import BingoView
-from engine.fortytwo import FortyTwoView
-from engine.rules import BingoRules, FortyTwoRules, find_preset
+from engine.games import View, game_of
+from engine.rules import find_preset
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 
-def choose(level: str, view: BingoView | FortyTwoView, rng: random.Random) -> Action:
+def choose(level: str, view: View, rng: random.Random) -> Action:
     """The move of the seat whose view this is (view.legal is non-empty); uses only the view and the rules."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
@@ -33,8 +32,5 @@ def choose(level: str, view: BingoView | FortyTwoView, rng: random.Random) -> Ac
     if level == "easy":
         return rng.choice(view.legal)
     rules = find_preset(view.preset).with_target(view.target)
-    if isinstance(view, BingoView):
-        assert isinstance(rules, BingoRules)
-        return bingo_ai.normal(view, rules) if level == "normal" else bingo_ai.hard(view, rules, rng)
-    assert isinstance(rules, FortyTwoRules)
-    return fortytwo_ai.normal(view, rules) if level == "normal" else fortytwo_ai.hard(view, rules, rng)
+    game = game_of(view)
+    return game.normal(view, rules) if level == "normal" else game.hard(view, rules, rng)

@@ -13,7 +13,7 @@ from engine.actions import CLAIM, CLOSE, PLAY, TAKE_HIDDEN, TAKE_INDICATOR, Acti
 from engine.deal import Deal, TrickView, mask_actions
 from engine.outcomes import Award, DealEnd, Reason, Refusal
 from engine.rules import BingoRules, ClosePenalty, LastPair
-from engine.tiles import BIT, DOUBLES, HIGH, LOW, SUIT_MASK, TILE_COUNT, TILES, Tile, tile_index, tiles_of
+from engine.tiles import BIT, DOUBLES, HIGH, LOW, SUIT_MASK, SUIT_NAMES, TILE_COUNT, TILES, Tile, tile_index, tiles_of
 
 BINGO = tile_index(0, 0)
 """``[0|0]``, always a trump."""
@@ -400,3 +400,16 @@ class BingoDeal(Deal):
             indicator_seen=TILES[self.indicator],
             indicator_holder=self.indicator_holder if self.indicator_holder >= 0 else None,
         )
+
+
+def describe(view: BingoView, seat: int) -> list[str]:
+    """A seat's view in ``python -m engine play``: trumps and the indicator, the reserve, points, the claims."""
+    shown = view.indicator_seen
+    where = "face up" if view.indicator is not None else "closed" if view.closed_by is not None else "drawn"
+    lines = [f"trumps: {SUIT_NAMES[view.trump]} (indicator {shown}, {where}); reserve {view.reserve}"]
+    lines.append(f"your points {view.points[seat]}, tricks {view.tricks[seat]} : {view.tricks[1 - seat]}")
+    for claim in view.claims:
+        who = "you" if claim.seat == seat else "computer"
+        state = {None: "on this trick", True: "scored", False: "lost"}[claim.scored]
+        lines.append(f"claim by {who}: {' '.join(map(str, claim.doubles))} ({state})")
+    return lines

@@ -62,7 +62,6 @@ class Deal:
     """Base of the games' deals; the subclasses add the rules."""
 
     game: ClassVar[str]
-    _REGISTRY: ClassVar[dict[str, type[Deal]]] = {}
 
     __slots__ = (
         "actions",
@@ -113,10 +112,6 @@ class Deal:
     actions: list[Action]
     awards: list[Award]
     end: DealEnd | None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        Deal._REGISTRY[cls.game] = cls
 
     def __init__(
         self,
@@ -181,7 +176,7 @@ class Deal:
         """Shuffle with ``rng`` and deal: 7 tiles each, the other 14 form the stock."""
         order = list(range(TILE_COUNT))
         rng.shuffle(order)
-        game_cls = cls._REGISTRY[rules.game]
+        game_cls = _deal_class(rules.game)
         hands = game_cls._hands_from_order(order, first)
         stock = tuple(order[2 * HAND_SIZE :])
         return game_cls(rules, hands, stock, first, score=score, target=target, seed=seed, number=number)
@@ -342,7 +337,7 @@ class Deal:
         ``ValueError`` if the record is malformed.
         """
         rules = find_preset(record["preset"])
-        game_cls = cls._REGISTRY[rules.game]
+        game_cls = _deal_class(rules.game)
         if record.get("game", rules.game) != rules.game:
             raise ValueError(f"preset {rules.name} is not a {record['game']} preset")
         if "match_score" in record:
@@ -370,6 +365,13 @@ class Deal:
         """Fields of ``record`` whose recorded value differs from this deal's."""
         mine = self.record()
         return [k for k in ("points", "tricks", "game_points", "match_score") if k in record and record[k] != mine[k]]
+
+
+def _deal_class(game: str) -> type[Deal]:
+    """The deal class of ``game``, from the registry of games (imported here: it imports this module)."""
+    from engine.games import game_of
+
+    return game_of(game).deal
 
 
 def _all_slots(cls: type) -> tuple[str, ...]:

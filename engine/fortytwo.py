@@ -14,7 +14,7 @@ from engine.actions import BID, PASS, PLAY, TRUMPS, Action, Kind
 from engine.deal import HAND_SIZE, Deal, TrickView, mask_actions
 from engine.outcomes import Award, DealEnd, Reason, Refusal
 from engine.rules import FortyTwoRules
-from engine.tiles import BIT, HIGH, LOW, SUIT_MASK, TILE_COUNT, TILES, Tile, tile_index, tiles_of
+from engine.tiles import BIT, HIGH, LOW, SUIT_MASK, SUIT_NAMES, TILE_COUNT, TILES, Tile, tile_index, tiles_of
 
 
 class Phase(enum.Enum):
@@ -307,3 +307,15 @@ class FortyTwoDeal(Deal):
             awards=tuple(self.awards),
             history=self.history_view(),
         )
+
+
+def describe(view: FortyTwoView, seat: int) -> list[str]:
+    """A seat's view in ``python -m engine play``: the phase, the stock, the bids, the contract and the points."""
+    lines = [f"phase: {view.phase.value}; stock {view.stock}"]
+    if view.bids:
+        lines.append("bids: " + ", ".join("pass" if b is None else str(b) for b in view.bids))
+    if view.trump is not None:
+        declarer = "you" if view.declarer == seat else "computer"
+        lines.append(f"trumps: {SUIT_NAMES[view.trump]}, bid {view.bid} by {declarer}")
+        lines.append(f"points {view.points[seat]} : {view.points[1 - seat]}")
+    return lines

@@ -113,8 +113,6 @@ PRESETS: dict[str, RuleSet] = {
 }
 """Named rule sets; a group picks one and may change its target."""
 
-GAMES = ("bingo", "42")
-
 
 def find_preset(name: str) -> RuleSet:
     """The preset called ``name``; ``KeyError`` naming the known ones otherwise."""

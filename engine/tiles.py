@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 SUITS = range(7)
 """The seven numbers of a double-six set, also the seven suits."""
+SUIT_NAMES = ("blanks", "aces", "deuces", "treys", "fours", "fives", "sixes")
+"""Each suit's English name, as the command line writes it."""
 
 TILE_COUNT = 28
 FULL_SET = (1 << TILE_COUNT) - 1

@@ -12,6 +12,7 @@ from aiogram.types import Message
 
 from bot import render
 from bot.callbacks import WithdrawCb
+from bot.games import game_of
 from bot.i18n import I18n, Translator
 from bot.models import Level
 from bot.presenter import Presenter
@@ -116,7 +117,7 @@ async def play(
     if (opponent and opponent[0] == user.id) or (username and username.lower() == (user.username or "").lower()):
         await message.reply(tr("error-self-challenge"))
         return
-    target = asked.target if find_preset(asked.preset).game == "bingo" else None
+    target = asked.target if game_of(find_preset(asked.preset)).targets else None
     await chats.update_profile(user.id, name=player_of(user).name)
     try:
         challenge = await challenges.open(

@@ -1,4 +1,5 @@
-"""/settings in a group: game, preset, target, turn clock and language, for admins."""
+"""/settings in a group: game, preset, target, turn clock and language, for admins (a game's own rows, its
+presets and targets, come from its module in ``bot.games``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot import render
 from bot.callbacks import SettingsCb
+from bot.games import GAMES, game_of
 from bot.i18n import I18n, Translator
 from bot.models import LANGS, ChatSettings
 from bot.presenter import Presenter
@@ -17,7 +19,6 @@ from bot.services.terms import Terms
 from engine import find_preset
 from engine.rules import presets_of
 
-TARGETS = (7, 8)
 CLOCKS = ((0, 60, 180), (600, 1800, 3600, 86400))
 """The turn clocks a group may choose, in seconds (0: none), as the menu's rows."""
 
@@ -43,12 +44,8 @@ def settings_keyboard(tr: Translator, settings: ChatSettings, default_clock: int
         mark = "✓ " if chosen else ""
         return InlineKeyboardButton(text=mark + text, callback_data=SettingsCb(f=field, v=value).pack())
 
-    rows = [[button(tr(f"game-{g}"), "game", g, rules.game == g) for g in ("bingo", "42")]]
-    if rules.game == "bingo":
-        # One preset a row: their names say what each changes, too long to share a row on a phone.
-        rows += [[button(render.game_name(tr, p), "preset", p, p == rules.name)] for p in presets_of("bingo")]
-        target = settings.target or rules.target
-        rows.append([button(tr("settings-target", n=t), "target", str(t), t == target) for t in TARGETS])
+    rows = [[button(tr(f"game-{g}"), "game", g, rules.game == g) for g in GAMES]]
+    rows += game_of(rules).settings_rows(tr, settings, button)
     clock = settings.turn_clock(default_clock)
     rows += [[button("⏰ " + render.clock_text(tr, c), "clock", str(c), c == clock) for c in row] for row in CLOCKS]
     rows.append([button(tr(f"lang-name-{lang}"), "lang", lang, settings.lang == lang) for lang in LANGS])
@@ -102,13 +99,11 @@ async def change(
 
 def _changes(data: SettingsCb, settings: ChatSettings) -> dict[str, object] | None:
     """The settings a button changes, or None for a forged one or one from an outdated menu."""
-    game = find_preset(settings.preset).game
-    if data.f == "game" and data.v in ("bingo", "42"):
+    if data.f == "game" and data.v in GAMES:
         return {"preset": presets_of(data.v)[0], "target": None}
-    if data.f == "preset" and data.v in presets_of("bingo") and game == "bingo":
-        return {"preset": data.v}
-    if data.f == "target" and data.v.isdigit() and int(data.v) in TARGETS and game == "bingo":
-        return {"target": int(data.v)}
+    own = game_of(find_preset(settings.preset)).settings_change(data.f, data.v)
+    if own is not None:
+        return own
     if data.f == "lang" and data.v in LANGS:
         return {"lang": data.v}
     if data.f == "clock" and data.v.isdigit() and any(int(data.v) in row for row in CLOCKS):

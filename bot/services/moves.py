@@ -18,10 +18,10 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from bot.games import deal_line
 from bot.models import Finish, MatchRecord, MoveResult, Rejection, Status
 from bot.services.errors import Rejected
 from bot.services.finish import Finisher, finishing_note
-from bot.services.moments import deal_line
 from bot.services.records import Records
 from bot.services.seats import Seats
 from bot.services.terms import Terms

@@ -31,9 +31,9 @@ class StoredDeal(BaseModel):
     b: tuple[int, int]
     """Match score before the deal."""
     h: str
-    """Both starting hands: 14 two-digit tiles, seat 0 first."""
+    """Both starting hands as two-digit tiles, seat 0's first: the first half is seat 0's."""
     k: str
-    """The stock in drawing order: 14 two-digit tiles."""
+    """The stock in drawing order, as two-digit tiles."""
     a: str = ""
     """The actions so far, space-joined."""
 
@@ -61,13 +61,14 @@ class StoredDeal(BaseModel):
             return [text[i : i + 2] for i in range(0, len(text), 2)]
 
         tiles = pairs(self.h)
+        half = len(tiles) // 2
         record = {
             "preset": self.p,
             "target": self.t,
             "seed": self.s,
             "deal": self.n,
             "first": self.f,
-            "hands": [tiles[:7], tiles[7:]],
+            "hands": [tiles[:half], tiles[half:]],
             "stock": pairs(self.k),
             "actions": self.a.split(),
             "match_score": list(self.b),

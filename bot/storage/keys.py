@@ -6,7 +6,7 @@ that a Redis Cluster keeps them in one slot: ``{m:<id>}`` a match's own keys,
 history), ``{u:<user>}`` a user's matches and history, ``{g}`` the global
 table. A script touches one slot only; what spans slots (a finish counts in
 the chat, in the global table and in two users' histories) is a chain of
-idempotent steps (``bot/services/matches.py``). All keys start with a prefix
+idempotent steps (``bot/services/finish.py``). All keys start with a prefix
 (tests take their own). ``bot/storage/layout.py`` renames the keys of the
 layout before the tags.
 """

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from bot.games import deal_line
 from bot.models import MomentRecord, RatingPoint
 from bot.services import Services
-from bot.services.moments import deal_line
 from bot.storage.results import RATING_LOG
 from engine import Match
 from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, elo_change, play_random, start_match
