@@ -3,7 +3,7 @@
 
     python3 dev.py run             # the bot (BOT_TOKEN in the environment or in .env)
     python3 dev.py test [ARGS]     # the whole test suite (ARGS go to pytest)
-    python3 dev.py readme          # rewrite the README's screens from the bot's own rendering
+    python3 dev.py readme          # rewrite the screens in docs/playing.md from the bot's own rendering
     python3 dev.py pictures        # draw the README's match card and rating chart (docs/*.png)
 
 Both create ``.venv`` when it is missing and install the project into it

@@ -1,4 +1,4 @@
-"""The README's screens are what the bot renders now."""
+"""The screens of docs/playing.md are what the bot renders now; the README shows the pictures the bot draws."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from PIL import Image
 from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from tests import readme_pictures, readme_screens
 
+README = readme_screens.ROOT / "README.md"
+
 
 class TestReadmeScreens:
     def test_current(self) -> None:
         """``python3 dev.py readme`` would change nothing (run it after changing a text or a screen)."""
-        text = readme_screens.README.read_text(encoding="utf-8")
+        text = readme_screens.PAGE.read_text(encoding="utf-8")
         assert readme_screens.updated(text) == text, "run: python3 dev.py readme"
 
     def test_one_table_and_one_panel_per_game_and_language(self) -> None:
@@ -30,9 +32,9 @@ class TestReadmePictures:
     """The README shows one match card and one rating chart, drawn by ``python3 dev.py pictures``."""
 
     def test_shown_and_valid(self) -> None:
-        text = readme_screens.README.read_text(encoding="utf-8")
+        text = README.read_text(encoding="utf-8")
         for path, size in ((readme_pictures.CARD, CARD_SIZE), (readme_pictures.CHART, CHART_SIZE)):
-            assert f"]({path.relative_to(readme_screens.README.parent)})" in text
+            assert f"]({path.relative_to(README.parent)})" in text
             with Image.open(path) as image:
                 assert (image.format, image.size, image.mode) == ("PNG", size, "RGB")
 
