@@ -1,67 +1,24 @@
-"""The Redis behind the service tests: every test that takes ``service`` runs on fakeredis and on a real server."""
+"""The services above the repositories run on fakeredis (``tests/storage`` runs the repositories on fakeredis,
+a real Redis and a Redis Cluster)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
-from uuid import uuid4
 
-import fakeredis
 import pytest
-from redis.asyncio import Redis
 
 from bot.services import Services
-from bot.storage.redis import create_redis
-from tests.redis_server import redis_url
+from tests.backends import Backend, backend_of, services_on
 
 
-class Backend:
-    """One Redis (fakeredis in this process, or the real server) and every client a test opened on it."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.prefix = f"test:{uuid4().hex}"
-        self._server = fakeredis.FakeServer() if kind == "fake" else None
-        self._clients: list[Redis] = []
-
-    def client(self) -> Redis:
-        """A new client of this Redis, with its own connections."""
-        client: Redis = (
-            create_redis(redis_url()) if self._server is None else fakeredis.FakeAsyncRedis(server=self._server)
-        )
-        self._clients.append(client)
-        return client
-
-    def services(self, redis: Redis | None = None, **options: Any) -> Services:
-        """A new service (so an empty cache) under the test's prefix, on ``redis`` or on a new client."""
-        return Services.build(self.client() if redis is None else redis, prefix=self.prefix, **options)
-
-    async def close(self) -> None:
-        """Delete every key under the test's prefix, then close every client."""
-        cleaner = self.client()
-        keys = [key async for key in cleaner.scan_iter(match=f"{self.prefix}*", count=1000)]
-        if keys:
-            await cleaner.delete(*keys)
-        for client in self._clients:
-            await client.aclose()
-
-
-BACKEND = pytest.StashKey[Backend]()
-
-
-@pytest.fixture(params=["fake", "real"])
+@pytest.fixture(params=["fake"])
 async def services(request: pytest.FixtureRequest) -> AsyncIterator[Services]:
-    """A match service on fakeredis, then on the real Redis, under a prefix of the test's own."""
-    backend = Backend(request.param)
-    request.node.stash[BACKEND] = backend
-    try:
-        yield backend.services()
-    finally:
-        await backend.close()
+    """The services on fakeredis, under a prefix of the test's own."""
+    async for built in services_on(request, request.param):
+        yield built
 
 
 @pytest.fixture
 def backend(request: pytest.FixtureRequest, services: Services) -> Backend:
-    """The Redis behind ``service``, for more clients and services on it."""
-    backend: Backend = request.node.stash[BACKEND]
-    return backend
+    """The Redis behind ``services``, for more clients and services on it."""
+    return backend_of(request)

@@ -11,7 +11,7 @@ from bot.services import Services
 from bot.services.errors import Rejected
 from bot.services.terms import KEEP_AFTER_DEADLINE
 from engine import Match
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, start_match
 from tests.e2e.simclock import SimClock
 

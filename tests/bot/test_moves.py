@@ -15,7 +15,7 @@ from bot.services.errors import Rejected
 from bot.services.moves import RECENT_REQUESTS
 from engine import Action, Match, Refusal, apply
 from engine.actions import PLAY
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import STRANGER, play_random, start_match, to_move, waiting
 
 

@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 
 from bot.models import ChatSettings, UserProfile
 from bot.services import Services
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import ALA, BOB, CHAT, OTHER_CHAT
 
 

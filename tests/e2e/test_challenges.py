@@ -181,6 +181,7 @@ class TestChallenges:
             assert await app.services.challenges.open_challenge_of(GROUP, BOB.id) is None
             await invariants.all_well(fake)
 
+    @pytest.mark.cluster
     async def test_expiry(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """A challenge nobody takes expires, its message says so, and its button no longer joins."""
         async with running_bot(fake, prefix, challenge_ttl=2) as app:

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from bot.app import App
 from bot.i18n import Translator
 from bot.models import Finish, MatchRecord
@@ -108,6 +110,7 @@ async def scene_of(prefix: str, *, active_ttl: int = 14 * DAY) -> AsyncIterator[
 class TestTurnClock:
     """Ten minutes a move (TURN_TIMEOUT): a reminder at five, a forfeit at ten, each exactly once."""
 
+    @pytest.mark.cluster
     async def test_reminder_then_forfeit(self, prefix: str, cleanup_redis: None) -> None:
         async with scene_of(prefix) as s:
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
@@ -287,6 +290,7 @@ class TestAbandoned:
 class TestChallengeExpiry:
     """A challenge expires on the scheduler: its message says so, and a late join is refused."""
 
+    @pytest.mark.cluster
     async def test_accept_left_half_done(self, prefix: str, cleanup_redis: None) -> None:
         """The bot dies between an accept's step in the chat's slot and the match's own (here: that step
         fails): a few seconds later the challenge's job carries the accept through. The match is written,

@@ -146,6 +146,7 @@ class TestCommands:
             assert record.players[1].level == "hard" and record.turn_timeout == 0
 
 
+@pytest.mark.cluster
 class TestRestart:
     async def test_the_computer_moves_after_a_restart(
         self, fake: FakeTelegram, prefix: str, cleanup_redis: None

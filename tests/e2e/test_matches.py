@@ -30,6 +30,7 @@ from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent, png_size
 GROUP = -100500
 
 
+@pytest.mark.cluster
 class TestWholeMatches:
     """Two users and a group play a match to its end; nothing of a hand ever reaches the group."""
 

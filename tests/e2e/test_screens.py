@@ -6,6 +6,8 @@ import asyncio
 import random
 from html import escape
 
+import pytest
+
 from bot import render
 from tests.e2e import invariants, screens
 from tests.e2e.conftest import running_bot
@@ -50,6 +52,7 @@ class TestTurn:
 class TestChatsThatChange:
     """A group that removes the bot, a player who blocks it."""
 
+    @pytest.mark.cluster
     async def test_group_removes_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """403 from the group: the match goes on in private and its result still counts."""
         rng = random.Random(4)
@@ -117,6 +120,7 @@ class TestChatsThatChange:
             await fake.quiet()
             assert (await app.services.chats.profile(BOB.id)).blocked
 
+    @pytest.mark.cluster
     async def test_group_becomes_a_supergroup(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """Settings and the active match move to the new id; the match finishes there and counts there."""
         new = GROUP - 1_000_000

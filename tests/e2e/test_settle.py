@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bot.models import Player
 from bot.services import Services
 from tests.e2e.conftest import running_bot
@@ -15,6 +17,7 @@ ANN = FakeUser(1001, "Ann", "ann", "ru")
 BOB = FakeUser(1002, "Bob", "bob", "ru")
 
 
+@pytest.mark.cluster
 class TestIdle:
     async def test_idle_waits_for_the_settle(self, fake: FakeTelegram, prefix: str, outside: Services) -> None:
         """The lanes are done and the match's job is gone, but its settle still runs: idle waits for it."""

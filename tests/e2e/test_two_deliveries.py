@@ -7,6 +7,8 @@ import contextlib
 import random
 from collections.abc import AsyncIterator
 
+import pytest
+
 from bot.app import App, create_app
 from bot.config import Settings
 from bot.models import Player
@@ -42,6 +44,7 @@ async def two_apps(fake: FakeTelegram, prefix: str, **overrides: float) -> Async
             await app.redis.aclose()
 
 
+@pytest.mark.cluster
 class TestTwoDeliveries:
     async def test_one_lane_one_process(self, fake: FakeTelegram, prefix: str, outside: Services) -> None:
         """A new match, both processes told to deliver it at the same moment, on a slow Telegram: one table

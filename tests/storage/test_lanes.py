@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.services import Services
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 
 LEASE = 60.0
 

@@ -11,7 +11,7 @@ from bot.models import MoveResult, Rejection, Status
 from bot.services.errors import Rejected
 from bot.storage.codec import StoredDeal
 from engine import Action, Match, apply
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import start_match, to_move
 
 PRESSES = 50

@@ -10,7 +10,7 @@ from bot.models import Finish, MatchRecord, Status
 from bot.services import Services
 from bot.storage.codec import StoredDeal
 from engine import PRESETS, apply
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import play_random, start_match, to_move
 
 PLAYOUTS = [(preset, seed) for preset in PRESETS for seed in (1, 2)]

@@ -14,7 +14,7 @@ from bot.scheduler import LEASE, RETRY, Scheduler
 from bot.services import Services
 from bot.storage.jobs import JobStore
 from bot.storage.keys import Keys
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import BOB, CEZ, CHAT, OTHER_CHAT, start_match
 from tests.e2e.simclock import SimClock
 

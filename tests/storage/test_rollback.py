@@ -12,7 +12,7 @@ from bot.models import Rejection, Status
 from bot.services import Services
 from bot.services.errors import Rejected
 from bot.storage.codec import StoredDeal
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import play_random, start_match, to_move
 
 

@@ -13,7 +13,7 @@ from bot.services import Services
 from bot.storage import layout
 from bot.storage.base import StorageUnavailable
 from bot.storage.keys import GLOBAL, chat_scope
-from tests.bot.conftest import Backend
+from tests.backends import Backend
 from tests.bot.helpers import ALA, BOB, CHAT, start_match
 
 
