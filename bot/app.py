@@ -41,6 +41,7 @@ from bot.runtime import tune_collector
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services import Services
 from bot.storage.layout import migrate
+from bot.storage.redis import close as close_redis
 from bot.storage.redis import create_redis, ping, redacted
 from bot.timers import Timers
 
@@ -252,7 +253,7 @@ async def run(settings: Settings, redis_url: str) -> None:
         await wait_for_redis(redis, redis_url)
         app = await create_app(settings, redis=redis)
     except BaseException:
-        await redis.aclose()
+        await close_redis(redis)
         raise
     tune_collector()
     menus = asyncio.create_task(keep_setting_commands(app.bot, app.presenter.i18n))
@@ -274,5 +275,5 @@ async def run(settings: Settings, redis_url: str) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await menus
         await app.close()
-        await app.redis.aclose()
+        await close_redis(app.redis)
         await app.bot.session.close()

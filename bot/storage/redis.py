@@ -115,3 +115,8 @@ class _WaitingPipeline(ClusterPipeline):
 async def ping(redis: Redis) -> None:
     """Return when Redis answers a PING; its error (or OSError) when it does not."""
     await redis.ping()
+
+
+async def close(redis: Redis) -> None:
+    """Close the client and its connections."""
+    await redis.aclose()
