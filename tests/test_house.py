@@ -30,12 +30,12 @@ def too_long(path: Path) -> list[str]:
     """The classes over ``CLASS_LINES`` and the functions over ``FUNCTION_LINES`` lines in ``path``."""
     found = []
     for node in ast.walk(_tree(path)):
-        length = (node.end_lineno or node.lineno) - node.lineno + 1 if hasattr(node, "lineno") else 0
-        if isinstance(node, ast.ClassDef) and length > CLASS_LINES:
-            found.append(f"class {node.name}: {length} lines")
-        function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        if function and length > FUNCTION_LINES and path not in LONG_FUNCTIONS_ALLOWED:
-            found.append(f"def {node.name}: {length} lines")
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            if isinstance(node, ast.ClassDef) and length > CLASS_LINES:
+                found.append(f"class {node.name}: {length} lines")
+            elif not isinstance(node, ast.ClassDef) and length > FUNCTION_LINES and path not in LONG_FUNCTIONS_ALLOWED:
+                found.append(f"def {node.name}: {length} lines")
     return found
 
 
