@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.storage.codec import StoredDeal
+from bot.codec import StoredDeal
 from engine import Deal, Match
 
 Lang = Literal["ru", "pl"]

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 
 from bot import keyboards, render
+from bot.codec import StoredDeal
 from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
 from bot.lean import Markup
@@ -28,7 +29,6 @@ from bot.outbox import Outbox
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
-from bot.storage.codec import StoredDeal
 from bot.storage.matches import MatchStore
 from engine import Match
 

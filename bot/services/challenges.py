@@ -14,6 +14,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 
+from bot.codec import StoredDeal
 from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services.chats import Chats
@@ -23,7 +24,6 @@ from bot.services.seats import Seats
 from bot.services.terms import KEEP_AFTER_DEADLINE, Terms
 from bot.services.turn_clock import next_look
 from bot.storage.challenges import Accepted, ChallengeStore, Opened
-from bot.storage.codec import StoredDeal
 from bot.storage.keys import challenge_id as new_challenge_id
 from bot.storage.matches import MatchStore
 from engine import Match, find_preset

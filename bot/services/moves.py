@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from bot.codec import StoredDeal
 from bot.games import deal_line
 from bot.models import Finish, MatchRecord, MoveResult, Rejection, Status
 from bot.services.errors import Rejected
@@ -26,7 +27,6 @@ from bot.services.records import Records
 from bot.services.seats import Seats
 from bot.services.terms import Terms
 from bot.storage.base import StorageUnavailable
-from bot.storage.codec import StoredDeal
 from bot.storage.matches import Commit, MatchStore, Written
 from engine import Action, Deal, IllegalAction, Match
 

@@ -172,7 +172,7 @@ class TestGameKnowledgeStaysInGames:
 
     def test_scan_covers_the_bot(self) -> None:
         names = {p.relative_to(BOT).as_posix() for p in OUTSIDE}
-        assert {"render.py", "keyboards.py", "routers/settings.py", "routers/group.py", "storage/codec.py"} <= names
+        assert {"render.py", "keyboards.py", "routers/settings.py", "routers/group.py", "codec.py"} <= names
         assert not any(n.startswith("games/") for n in names)
 
     @pytest.mark.parametrize("path", OUTSIDE, ids=[p.relative_to(BOT).as_posix() for p in OUTSIDE])

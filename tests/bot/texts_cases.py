@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot import render
+from bot.codec import StoredDeal
 from bot.i18n import Translator
 from bot.models import Challenge, Finish, MatchRecord, Player, Standing, Summary
 from bot.routers import stats
-from bot.storage.codec import StoredDeal
 from engine import Action, Deal, Match
 from tests.engine.helpers import deal_from, play
 

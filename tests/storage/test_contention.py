@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from bot.codec import StoredDeal
 from bot.models import MoveResult, Rejection, Status
 from bot.services.errors import Rejected
-from bot.storage.codec import StoredDeal
 from engine import Action, Match, apply
 from tests.backends import Backend
 from tests.bot.helpers import start_match, to_move

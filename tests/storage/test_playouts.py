@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from bot.codec import StoredDeal
 from bot.models import Finish, MatchRecord, Status
 from bot.services import Services
-from bot.storage.codec import StoredDeal
 from engine import PRESETS, apply
 from tests.backends import Backend
 from tests.bot.helpers import play_random, start_match, to_move

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from bot.codec import StoredDeal
 from bot.models import Rejection, Status
 from bot.services import Services
 from bot.services.errors import Rejected
-from bot.storage.codec import StoredDeal
 from tests.backends import Backend
 from tests.bot.helpers import play_random, start_match, to_move
 
