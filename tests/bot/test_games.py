@@ -2,7 +2,7 @@
 
 Adding a game is one engine module, one ``bot/games`` module, its messages in
 ``locales/ru`` and ``locales/pl`` and one registry line each
-(``docs/adding-a-game.md``); these tests say what is missing, and keep the
+(``docs/architecture.md``, "Where to add a game"); these tests say what is missing, and keep the
 rest of the bot from learning about a game: outside ``bot/games/`` no module
 tests a view's, deal's or rule set's class or compares with a game's name.
 """
