@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.config import Settings
 from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from tests import readme_pictures, readme_screens
 
@@ -43,3 +44,25 @@ class TestReadmePictures:
         card, chart = await readme_pictures.pictures()
         assert card.moments and len(card.deals) >= 2 and any(side.winner for side in card.sides)
         assert len(chart.ratings) == readme_pictures.MATCHES + 1
+
+
+class TestReadmeSettings:
+    """The README's settings table lists every setting the bot reads, with its default."""
+
+    def test_every_setting(self) -> None:
+        text = README.read_text(encoding="utf-8")
+        rows = {
+            line.split("|")[1].strip().strip("`"): line.split("|")[2].strip()
+            for line in text.splitlines()
+            if line.startswith("| `")
+        }
+        for name, field in Settings.model_fields.items():
+            assert name.upper() in rows, f"{name.upper()} is missing from the README's settings table"
+            shown = rows[name.upper()]
+            if field.is_required():
+                assert shown == "(required)"
+            elif field.default is None:
+                assert shown == "unset"
+            else:
+                default = str(field.default).lower() if isinstance(field.default, bool) else str(field.default)
+                assert shown.startswith(f"`{default}`"), f"{name.upper()}: {shown} is not {default}"
