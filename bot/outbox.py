@@ -183,6 +183,13 @@ class Outbox:
                 self._mark_shown(lane, message_id, version)
                 await self._edit_text(chat_id, message_id, text, markup)
 
+    def forget(self, chat_id: int, message_id: int) -> None:
+        """Forget what the message was edited to (and any edit waiting): the next edit goes through whatever its
+        version (the match it shows went back: Redis lost writes)."""
+        lane = self._lane(chat_id)
+        lane.shown.pop(message_id, None)
+        lane.pending.pop(message_id, None)
+
     async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> None:
         method = EditMessageTextLean(
             text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup_json(self.bot, markup)

@@ -60,7 +60,8 @@ HEARTBEAT_TTL = 3.0
 class _Job:
     """One match's lanes: which must run again, and the tasks running them."""
 
-    dirty: dict[Lane, bool] = field(default_factory=lambda: {GROUP: True, 0: True, 1: True})
+    dirty: dict[Lane, bool] = field(default_factory=lambda: {GROUP: False, 0: False, 1: False})
+    """Set by ``Delivery.kick`` for the lanes it names: a lane not kicked has nothing to run."""
     tasks: dict[Lane, asyncio.Task[None]] = field(default_factory=dict)
     kicked: dict[Lane, asyncio.Event] = field(
         default_factory=lambda: {GROUP: asyncio.Event(), 0: asyncio.Event(), 1: asyncio.Event()}

@@ -90,6 +90,8 @@ class Passes:
         if messages.table is not None and messages.table_deal == number:
             if messages.table_version >= version:
                 return messages
+            if messages.table_version < 0:  # shown again from what Redis holds (``Delivery.resync``)
+                self.outbox.forget(chat, messages.table)
             if await self._edit(chat, messages.table, text, None, version):
                 self.ledger.edit_done(record.id, "tv", version)
                 return messages.model_copy(update={"table_version": version})
@@ -252,8 +254,11 @@ class Passes:
             markup = keyboards.open_bot_keyboard(tr, self.bot_username, f"m_{record.id}")
         else:
             text, markup = render.player_notice(tr, record, seat, started=True), None
-            with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-                await self.outbox.send(record.players[1 - seat].id, text)
+            opponent = record.players[1 - seat]
+            # Only while the match waits for them, and only to a person (the computer has no chat).
+            if record.is_active and not opponent.computer:
+                with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
+                    await self.outbox.send(opponent.id, text)
         if record.is_active and not await self.chats.group_gone(record.chat_id):
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
                 await self.outbox.send(record.chat_id, text, markup)

@@ -119,22 +119,30 @@ if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LPOP', KEYS[1]) 
 return 0
 """
 
+
 # Record what the match's messages show now (fields of the match hash), while the match exists.
-# KEYS: 1 match. ARGV: field, value, field, value...
-SHOWN = """
+# KEYS: 1 match. ARGV: field, value, field, value... up to ``last`` (after MARK_DUE_FIRST, its two
+# arguments follow).
+def _shown(last: str) -> str:
+    return f"""
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 1, {last}))
 return 1
 """
 
 
+SHOWN = _shown("#ARGV")
+
+
 # Whether a match's screens are up to date, in the match's slot: no post left, no finish pending,
 # and the table and both panels at the match's version (or not to be delivered: ARGV[1] is '1'
-# when the group is gone, ARGV[2] and ARGV[3] when that seat's player blocked the bot). A match
-# that expired is too. First, the versions that edits brought the table and the panels to since
-# they were last recorded ('tv', 'p0v', 'p1v' and a version each, from ARGV[4] to ARGV[last]),
-# never lowered (an edit is recorded lazily: done again, it changes nothing); among them 'p0x' or
-# 'p1x' and a message id: that replaced panel was tidied, its field is dropped if it still names it.
+# when the group is gone, ARGV[2] and ARGV[3] when that seat's player blocked the bot), and once the
+# match has its summary ('s') each seat's private card sent ('c0', 'c1'; not needed for a seat not
+# to be delivered). A match that expired is up to date too. First, the versions that edits brought
+# the table and the panels to since they were last recorded ('tv', 'p0v', 'p1v' and a version
+# each, from ARGV[4] to ARGV[last]), never lowered (an edit is recorded lazily: done again, it
+# changes nothing); among them 'p0x' or 'p1x' and a message id: that replaced panel was tidied,
+# its field is dropped if it still names it.
 # KEYS: 1 match, 2 posts. Returns 1 when up to date.
 def _settled(last: str) -> str:
     return f"""
@@ -286,7 +294,7 @@ class MatchStore(Store):
         # On one server, a write marks its match due itself (one command each).
         self._move_marking = self.script(MARK_DUE_FIRST + MOVE)
         self._finish_marking = self.script(MARK_DUE_FIRST + FINISH)
-        self._shown_marking = self.script(MARK_DUE_FIRST + SHOWN)
+        self._shown_marking = self.script(MARK_DUE_FIRST + _shown("#ARGV - 2"))
 
     # -- the record and its messages --------------------------------------------
 
@@ -423,8 +431,9 @@ class MatchStore(Store):
     async def settle(
         self, match_id: str, *, group_gone: bool, blocked: tuple[bool, bool], edited: dict[str, int] | None = None
     ) -> bool:
-        """Drop the match from the due set if every message is at its version; whether it was dropped. (Its
-        mark is read first and taken out only if still the same: a write marks the match before it writes.)
+        """Drop the match from the due set if every message is at its version; True when they were (and the
+        match is out of the due set now). On a cluster its mark is read first and taken out only if still the
+        same (a write marks the match before it writes): False when a write marked it meanwhile.
         ``edited``: the versions that edits brought the table and panels to (``tv``, ``p0v``, ``p1v``), recorded
         first (never lowered)."""
         k = self.keys
@@ -434,10 +443,8 @@ class MatchStore(Store):
             keys = [k.match(match_id), k.posts(match_id), k.screens_due()]
             return bool(int(await self.run(self._settle_here, keys, [*flags, match_id])))
         score = await self.call(self.redis.zscore(k.screens_due(), match_id))
-        if score is None:
-            if edited:
-                await self.run(self._settled, [k.match(match_id), k.posts(match_id)], flags)
-            return True
+        if score is None:  # not due: the edits still get recorded
+            return bool(int(await self.run(self._settled, [k.match(match_id), k.posts(match_id)], flags)))
         if not int(await self.run(self._settled, [k.match(match_id), k.posts(match_id)], flags)):
             return False
         return bool(int(await self.run(self._undue, [k.screens_due()], [match_id, repr(score)])))

@@ -409,13 +409,8 @@ class TestShownDue:
         assert await path.screens_due() == [M]
         assert await stores.redis.exists(stores.keys.match(M)) == 0
 
-    async def test_records_only_its_fields(
-        self, request: pytest.FixtureRequest, stores: Stores, path: MatchStore
-    ) -> None:
+    async def test_records_only_its_fields(self, stores: Stores, path: MatchStore) -> None:
         """The match hash gets the fields asked for and nothing else."""
-        if not path.cluster:
-            reason = "MARK_DUE_FIRST + SHOWN: SHOWN's HSET unpacks all of ARGV, the due mark's match id and time too"
-            request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
         await path.create(M, "r0", ttl=TTL)
         await path.shown_due(M, p0n=-1)
         assert await fields(stores) == {"v": "0", "d": "r0", "p0n": "-1"}
