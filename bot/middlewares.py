@@ -26,8 +26,6 @@ from bot.storage.base import StorageUnavailable
 from bot.storage.updates import UpdateMarks
 
 log = logging.getLogger("bot.updates")
-_PROCESS = secrets.token_hex(8)
-_HANDLINGS = itertools.count()
 
 
 class UpdateMiddleware(BaseMiddleware):
@@ -36,6 +34,10 @@ class UpdateMiddleware(BaseMiddleware):
     def __init__(self, updates: UpdateMarks, i18n: I18n) -> None:
         self.updates = updates
         self.i18n = i18n
+        # Who handles an update, unique in every process: made here, not at import (a process forked from one
+        # that imported the bot would share a module's token with its siblings, and take their marks for its own).
+        self._process = secrets.token_hex(8)
+        self._handlings = itertools.count()
 
     async def __call__(
         self,
@@ -48,7 +50,7 @@ class UpdateMiddleware(BaseMiddleware):
         context: dict[str, Any] = {}
         data["log_ctx"] = context
         kind = event.event_type
-        attempt = f"{_PROCESS}.{next(_HANDLINGS)}"  # unique to this handling, in every process
+        attempt = f"{self._process}.{next(self._handlings)}"  # unique to this handling, in every process
         marked = False
         try:
             if not await self.updates.first(event.update_id, attempt):

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.e2e.forks import ForkedProcess
+
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:TEST-token"
 
@@ -81,19 +83,26 @@ class BotProcess:
         args: tuple[str, ...] = (),
         log: Path | None = None,
         module: str = "bot",
+        fork: bool = True,
     ) -> None:
         self.env = env
         self.module = module
+        self.fork = fork
+        """Forked from a process that imported the bot (``forks.py``), else a new ``python -m``."""
         self.log = log
         """A file that gets every line too (appended), for a look while the process runs."""
         self.cwd = cwd
         self.args = args
         self.lines: list[str] = []
         self.stdout = ""
-        self._process: asyncio.subprocess.Process | None = None
+        self._process: asyncio.subprocess.Process | ForkedProcess | None = None
         self._reader: asyncio.Task[None] | None = None
 
     async def start(self) -> BotProcess:
+        if self.fork:
+            self._process = await ForkedProcess.start(self.module, self.args, self.env, self.cwd)
+            self._reader = asyncio.create_task(self._read())
+            return self
         self._process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -146,6 +155,7 @@ class BotProcess:
         code = await asyncio.wait_for(self._process.wait(), timeout)
         if self._reader is not None:
             await asyncio.wait_for(self._reader, timeout)
+        self._close_pipes()
         return code
 
     async def interrupt(self, timeout: float = 30.0) -> int:
@@ -168,6 +178,11 @@ class BotProcess:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 5)
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        if isinstance(self._process, ForkedProcess):
+            self._process.close_pipes()
 
     async def close(self) -> None:
         if self._process is not None and self._process.returncode is None:

@@ -26,8 +26,10 @@ def polling(line: str) -> bool:
     return "polling" in line and "bot.app" in line
 
 
-async def launch(processes: list[BotProcess], env: dict[str, str], *args: str) -> BotProcess:
-    process = await BotProcess(env, args=args).start()
+async def launch(processes: list[BotProcess], env: dict[str, str], *args: str, fork: bool = False) -> BotProcess:
+    """``python -m bot`` itself (the start is what these tests are about); ``fork``: forked from a process that
+    imported the bot (tests/e2e/forks.py), for the tests of what comes after the imports."""
+    process = await BotProcess(env, args=args, fork=fork).start()
     processes.append(process)
     return process
 
@@ -112,7 +114,7 @@ class TestStartupErrors:
         fake = FakeTelegram(rejected_tokens=frozenset({TOKEN}))
         await fake.start()
         try:
-            process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=redis_url()))
+            process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=redis_url()), fork=True)
             assert await process.exit_code() == 2
         finally:
             await fake.stop()
@@ -123,7 +125,7 @@ class TestStartupErrors:
         """Nothing listens at the API address: a line, retries with backoff, and polling once it answers."""
         port = free_port()
         env = bot_env(telegram_api_base=f"http://127.0.0.1:{port}", redis_url=redis_url(), redis_prefix=prefix)
-        process = await launch(processes, env)
+        process = await launch(processes, env, fork=True)
         line = await process.wait_line(lambda s: "does not answer" in s, what="the complaint")
         assert f"127.0.0.1:{port}" in line and "retrying in 1 s" in line
         await process.wait_line(lambda s: "retrying in 2 s" in s, what="the backoff")
@@ -148,7 +150,7 @@ class TestStartupErrors:
         fake.method_429 = {"setMyCommands": 3}
         fake.calls_429 = {"getMe": {1, 3, 4, 5}}
         env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix)
-        process = await launch(processes, env)
+        process = await launch(processes, env, fork=True)
         await process.wait_line(polling, what="polling")
         user = FakeUser(7102, "Ann", "ann_flood", "ru")
         fake.send_text(user, user.id, "/start")
@@ -164,7 +166,9 @@ class TestStartupErrors:
         """A Redis that does not answer: a line naming its URL (password hidden), retries, then polling."""
         port = free_port()
         url = f"redis://:secret@127.0.0.1:{port}/0"
-        process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=url, redis_prefix=prefix))
+        process = await launch(
+            processes, bot_env(telegram_api_base=fake.base, redis_url=url, redis_prefix=prefix), fork=True
+        )
         line = await process.wait_line(lambda s: "does not answer" in s, what="the complaint")
         assert f"redis://:***@127.0.0.1:{port}/0" in line and "secret" not in process.output
         server = subprocess.Popen(

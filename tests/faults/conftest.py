@@ -63,14 +63,14 @@ BINGO_TARGET = 2
 could end it within the first presses, before the fault)."""
 
 
-async def a_match(fake: FakeTelegram, outside: Services, preset: str, *, seed: int = 0) -> Scene:
+async def a_match(fake: FakeTelegram, outside: Services, preset: str, *, seed: int = 0, group: int = GROUP) -> Scene:
     """Аня and Piotr start the bot; Аня challenges in the group (``preset``, Bingo to 2), Piotr joins."""
     for user in (ANN, PIOTR):
         await start_bot(fake, user)
-    await outside.chats.update_settings(GROUP, preset=preset, target=None if preset == "42" else BINGO_TARGET)
-    match_id = await new_match(fake, ANN, PIOTR, GROUP)
+    await outside.chats.update_settings(group, preset=preset, target=None if preset == "42" else BINGO_TARGET)
+    match_id = await new_match(fake, ANN, PIOTR, group)
     initial, _ = await outside.records.get(match_id)
-    return Scene(Players(fake, (ANN, PIOTR), match_id, GROUP, seed=seed), initial)
+    return Scene(Players(fake, (ANN, PIOTR), match_id, group, seed=seed), initial)
 
 
 KILLED_AS_SENT = 2.0
@@ -100,8 +100,8 @@ async def judged(
         f"panels (chat, id, version, edits) kept their buttons after the end: {unexplained}; "
         f"Redis records {messages.model_dump(exclude={'posts', 'summary'})}"
     )
-    await screens.assert_final(fake, outside, record.id, GROUP, I18n()[record.lang])
-    assert results(fake, GROUP) == 1
+    await screens.assert_final(fake, outside, record.id, scene.players.group, I18n()[record.lang])
+    assert results(fake, scene.players.group) == 1
     verdict = referee(scene.initial, record, scene.players.presses)
     assert verdict.lost == [], f"answered as taken, never applied: {verdict.lost}"
     assert verdict.applied_refused == [], f"refused, applied all the same: {verdict.applied_refused}"

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from bot.i18n import I18n
-from bot.models import LANGS
+from bot.models import LANGS, MatchRecord
 from bot.services import Services
 from tests.e2e import screens
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.process import RestartingBot
-from tests.faults.conftest import Scene, a_match, judged
+from tests.faults.conftest import GROUP, Scene, a_match, judged
+from tests.faults.players import Players
 from tests.faults.redis_control import ControlledRedis
 
 pytestmark = pytest.mark.faults
@@ -110,6 +113,37 @@ class TestRedisGoesAway:
         assert len(chain_during) <= 1
 
 
+MATCHES = 4
+"""Matches played at most to find the moment a rollback test wants (a match is a deal or two: the moment may
+not come in one)."""
+
+
+def one_more_taken(players: Players) -> Callable[[], bool]:
+    goal = sum(p.taken for p in players.presses) + 1
+    return lambda: sum(p.taken for p in players.presses) >= goal
+
+
+async def a_moment(
+    scene: Scene, fake: FakeTelegram, outside: Services, own_redis: ControlledRedis, *, same: bool
+) -> tuple[MatchRecord, Path] | None:
+    """A moment to go back to (the match as kept then, and Redis saved then) such that one move later the player
+    to act holds a panel message Redis knew then (``same``), or one it did not; None if the match ended first."""
+    players, match_id = scene.players, scene.players.match_id
+    await taken(scene, 4)
+    while True:
+        await settled(fake, outside, match_id)
+        kept, _ = await outside.records.get(match_id)
+        known = {p for p in (await outside.stores.matches.messages(match_id)).panels if p is not None}
+        snapshot = own_redis.snapshot()
+        await players.play(until=one_more_taken(players))
+        if not (await outside.records.get(match_id))[0].is_active:
+            await fake.wait_for(players.over, timeout=30, what="the result of a match that ended first")
+            return None
+        _, acting = await players.ready()
+        if (acting.message_id in known) == same:
+            return kept, snapshot
+
+
 class TestRollback:
     @pytest.mark.parametrize("panel", ["same", "new"])
     async def test_redis_loses_its_last_second(
@@ -121,21 +155,16 @@ class TestRollback:
         holds the panel message Redis knows (edited since): their press used to get "busy" for ever. ``new``:
         the panel came after the moment Redis went back to, and both panels said "wait" for ever."""
         await bot.start()
-        scene = await a_match(fake, outside, "bingo", seed=4)
-        players, match_id = scene.players, scene.players.match_id
-        await taken(scene, 4)
-        for _ in range(16):
-            # A moment to go back to; one move after it, the panel to act must be the one wanted.
-            await settled(fake, outside, match_id)
-            kept, _ = await outside.records.get(match_id)
-            known = {p for p in (await outside.stores.matches.messages(match_id)).panels if p is not None}
-            snapshot = own_redis.snapshot()
-            await taken(scene, 1)
-            _, acting = await players.ready()
-            if (acting.message_id in known) == (panel == "same"):
+        for attempt in range(MATCHES):
+            # Each in a group of its own: a group's screens and results are counted per match.
+            scene = await a_match(fake, outside, "bingo", seed=4 + attempt, group=GROUP - attempt)
+            moment = await a_moment(scene, fake, outside, own_redis, same=panel == "same")
+            if moment is not None:
                 break
         else:
-            pytest.fail(f"no move left the {panel} panel to act")
+            pytest.fail(f"no move of {MATCHES} matches left the {panel} panel to act")
+        kept, snapshot = moment
+        players, match_id = scene.players, scene.players.match_id
         assert (await outside.records.get(match_id))[0].version == kept.version + 1
         own_redis.roll_back(snapshot)
         assert (await outside.records.get(match_id))[0] == kept
