@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 from engine import BingoDeal, Deal, FortyTwoDeal, Tile, find_preset
@@ -36,24 +35,51 @@ def play(deal: Deal, actions: str) -> Deal:
     return deal
 
 
-def _tiles_in(value: Any) -> Iterator[Tile]:
-    if isinstance(value, Tile):
-        yield value
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _tiles_in(getattr(value, f.name))
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _tiles_in(v)
+_TILE, _ITEMS, _LEAF = "tile", "items", ()
+_KINDS: dict[type, str | tuple[str, ...]] = {Tile: _TILE, tuple: _ITEMS, list: _ITEMS}
+
+
+def _kind(cls: type) -> str | tuple[str, ...]:
+    """How a value of ``cls`` holds tiles: it is one, its items, its fields (a dataclass's names), or none."""
+    kind = _KINDS.get(cls)
+    if kind is None:
+        if issubclass(cls, Tile):
+            kind = _TILE
+        elif dataclasses.is_dataclass(cls):
+            kind = tuple(f.name for f in dataclasses.fields(cls))
+        elif issubclass(cls, (tuple, list)):
+            kind = _ITEMS
+        else:
+            kind = _LEAF
+        _KINDS[cls] = kind
+    return kind
+
+
+def _add_tiles(value: Any, shown: set[int]) -> None:
+    """Add the index of every tile in ``value`` (itself, in a dataclass's fields, in a tuple's or list's items,
+    however deep) to ``shown``. Called for every view of every action of the random playouts: a loop, not
+    nested generators."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = _KINDS.get(type(item))
+        if kind is None:
+            kind = _kind(type(item))
+        if kind is _TILE:
+            shown.add(item.index)
+        elif kind is _ITEMS:
+            stack.extend(item)
+        else:
+            stack.extend(getattr(item, name) for name in kind)
 
 
 def visible_tiles(view: Any, *, skip_hand: bool = True) -> set[int]:
     """Indices of every tile a view shows, its own hand left out."""
     shown: set[int] = set()
-    for f in dataclasses.fields(view):
-        if skip_hand and f.name == "hand":
+    for name in _kind(type(view)):
+        if skip_hand and name == "hand":
             continue
-        shown.update(t.index for t in _tiles_in(getattr(view, f.name)))
+        _add_tiles(getattr(view, name), shown)
     return shown
 
 
