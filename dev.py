@@ -5,6 +5,7 @@
     python3 dev.py test [ARGS]     # the whole test suite (ARGS go to pytest)
     python3 dev.py readme          # rewrite the screens in docs/playing.md from the bot's own rendering
     python3 dev.py pictures        # draw the README's match card and rating chart (docs/*.png)
+    python3 dev.py setup           # only set up .venv (CI, before it runs suites side by side)
 
 Both create ``.venv`` when it is missing and install the project into it
 when ``pyproject.toml`` changed since the last install.
@@ -30,6 +31,7 @@ COMMANDS = {
     "test": ["-m", "pytest", "-q", *TEST_WORKERS],
     "readme": ["-m", "tests.readme_screens"],
     "pictures": ["-m", "tests.readme_pictures"],
+    "setup": [],
 }
 
 
@@ -47,7 +49,6 @@ def ensure_environment() -> Path:
     if not STAMP.exists() or STAMP.read_text().strip() != wanted:
         print("dev.py: installing the project and its dependencies into .venv (a minute the first time)", flush=True)
         pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
         subprocess.run([*pip, "-e", ".[dev]"], check=True, cwd=ROOT)
         STAMP.write_text(wanted + "\n")
     return python
@@ -65,6 +66,8 @@ def main() -> int:
     except subprocess.CalledProcessError as error:
         print(f"dev.py: installing failed (exit code {error.returncode}); see pip's output above", file=sys.stderr)
         return 1
+    if sys.argv[1] == "setup":
+        return 0
     command = [str(python), *COMMANDS[sys.argv[1]], *sys.argv[2:]]
     if os.name == "nt":
         return subprocess.call(command, cwd=ROOT)
