@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -105,15 +106,25 @@ class I18n:
     """All languages, loaded once at start-up."""
 
     def __init__(self, root: Path = LOCALES) -> None:
-        self.translators: dict[Lang, Translator] = {}
-        for lang in LANGS:
-            bundle = FluentBundle([lang], use_isolating=False)
-            ids: set[str] = set()
-            for path in sorted((root / lang).glob("*.ftl")):
-                resource = FluentResource(path.read_text(encoding="utf-8"))
-                bundle.add_resource(resource)
-                ids.update(entry.id.name for entry in resource.body if isinstance(entry, ast.Message))
-            self.translators[lang] = Translator(lang, bundle, frozenset(ids))
+        self.translators: dict[Lang, Translator] = {
+            lang: _translator(lang, tuple(p.read_text(encoding="utf-8") for p in sorted((root / lang).glob("*.ftl"))))
+            for lang in LANGS
+        }
 
     def __getitem__(self, lang: Lang) -> Translator:
         return self.translators[lang]
+
+
+@functools.lru_cache(maxsize=8)
+def _translator(lang: Lang, sources: tuple[str, ...]) -> Translator:
+    """A language's translator from its files' texts, made once per process for the same texts: Fluent's parser
+    takes a good part of a second for both languages, and a process that builds the bot more than once (the
+    tests build it for each test) would parse them each time. A translator's state is its memory of texts it
+    formatted, the same for every holder."""
+    bundle = FluentBundle([lang], use_isolating=False)
+    ids: set[str] = set()
+    for text in sources:
+        resource = FluentResource(text)
+        bundle.add_resource(resource)
+        ids.update(entry.id.name for entry in resource.body if isinstance(entry, ast.Message))
+    return Translator(lang, bundle, frozenset(ids))
