@@ -65,7 +65,8 @@ class TestEmbeddedRedis:
         await first.kill()
         fake.thaw()
 
-        second = await launch(processes, env)
+        # The first start was python -m bot itself; the one after the kill is forked (tests/e2e/forks.py).
+        second = await launch(processes, env, fork=True)
         await second.wait_line(polling, what="polling after the restart")
         try:
             rest = await play_to_end(fake, (ANN, BOB), rng)
@@ -87,9 +88,9 @@ class TestEmbeddedRedis:
     ) -> None:
         """Two bots cannot share one DATA_DIR's Redis: the second says so in one line and exits 2."""
         env = bot_env(telegram_api_base=fake.base, redis_url=None, data_dir=str(tmp_path / "data"))
-        first = await launch(processes, env)
+        first = await launch(processes, env, fork=True)
         await first.wait_line(polling, what="polling")
-        second = await launch(processes, env)
+        second = await launch(processes, env, fork=True)
         assert await second.exit_code() == 2
         assert "in use by another running bot" in one_line_error(second)
         assert await first.interrupt() == 0
