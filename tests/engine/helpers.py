@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import typing
 from typing import Any
 
 from engine import BingoDeal, Deal, FortyTwoDeal, Tile, find_preset
@@ -37,16 +38,39 @@ def play(deal: Deal, actions: str) -> Deal:
 
 _TILE, _ITEMS, _LEAF = "tile", "items", ()
 _KINDS: dict[type, str | tuple[str, ...]] = {Tile: _TILE, tuple: _ITEMS, list: _ITEMS}
+_HOLDS: dict[type, bool] = {}
+
+
+def _holds_tiles(hint: Any) -> bool:
+    """Whether a value of the annotated type may hold a tile: a ``Tile``, ``Any``, or a tuple, list, union or
+    dataclass with such a type inside. The views are typed (mypy checks them): an ``int`` or an enum holds none."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        return any(_holds_tiles(arg) for arg in typing.get_args(hint) if arg is not Ellipsis)
+    if not isinstance(hint, type):
+        return True
+    if issubclass(hint, Tile):
+        return True
+    if not dataclasses.is_dataclass(hint):
+        return False
+    if hint not in _HOLDS:
+        _HOLDS[hint] = True  # while it is being looked at (a dataclass that holds itself)
+        _HOLDS[hint] = any(_holds_tiles(h) for h in typing.get_type_hints(hint).values())
+    return _HOLDS[hint]
 
 
 def _kind(cls: type) -> str | tuple[str, ...]:
-    """How a value of ``cls`` holds tiles: it is one, its items, its fields (a dataclass's names), or none."""
+    """How a value of ``cls`` holds tiles: it is one, its items, its fields that may (a dataclass's names, by
+    their annotations), or none."""
     kind = _KINDS.get(cls)
     if kind is None:
         if issubclass(cls, Tile):
             kind = _TILE
         elif dataclasses.is_dataclass(cls):
-            kind = tuple(f.name for f in dataclasses.fields(cls))
+            hints = typing.get_type_hints(cls)
+            kind = tuple(f.name for f in dataclasses.fields(cls) if _holds_tiles(hints[f.name]))
         elif issubclass(cls, (tuple, list)):
             kind = _ITEMS
         else:
@@ -56,9 +80,9 @@ def _kind(cls: type) -> str | tuple[str, ...]:
 
 
 def _add_tiles(value: Any, shown: set[int]) -> None:
-    """Add the index of every tile in ``value`` (itself, in a dataclass's fields, in a tuple's or list's items,
-    however deep) to ``shown``. Called for every view of every action of the random playouts: a loop, not
-    nested generators."""
+    """Add the index of every tile in ``value`` (itself, in a dataclass's fields that may hold one, in a tuple's
+    or list's items, however deep) to ``shown``. Called for every view of every action of the random playouts:
+    a loop, not nested generators."""
     stack = [value]
     while stack:
         item = stack.pop()
