@@ -161,10 +161,15 @@ panel-hand = Twoje kamienie: { $tiles }
 panel-hint = 🚫 — tych kamieni nie możesz teraz zagrać (naciśnij, a powiem dlaczego).
 panel-over = Rozdanie zakończone.
 panel-match-over = Mecz zakończony.
-btn-claim = 📣 Wyjdź { $tile } i zadeklaruj { doubles } ({ $value })
+btn-claim = 📣 { $tile }: { doubles }, { $value }
+# The worth of a claim, short: the button has room for 32 characters only.
 claim-value = { $gp ->
-    [0] +{ $n }
-   *[other] +{ game-points }
+    [0] +{ $n } pkt
+   *[other] +{ $n } { $n ->
+        [one] duży pkt
+        [few] duże pkt
+       *[many] dużych pkt
+    }
 }
 btn-close = 🔒 Zamknij talon
 btn-take-indicator = Weź { $tile }

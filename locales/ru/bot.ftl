@@ -161,10 +161,14 @@ panel-hand = Твои камни: { $tiles }
 panel-hint = 🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему).
 panel-over = Партия окончена.
 panel-match-over = Матч окончен.
-btn-claim = 📣 Зайти { $tile } и объявить { doubles } ({ $value })
+btn-claim = 📣 С { $tile }: { doubles }, { $value }
+# The worth of a claim, short: the button has room for 32 characters only.
 claim-value = { $gp ->
-    [0] +{ $n }
-   *[other] +{ game-points }
+    [0] +{ points }
+   *[other] +{ $n } { $n ->
+        [one] зачётное
+       *[other] зачётных
+    }
 }
 btn-close = 🔒 Закрыть резерв
 btn-take-indicator = Взять { $tile }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,12 @@ import pytest
 from fluent.syntax import FluentParser, ast
 from fluent.syntax.visitor import Visitor
 
+from bot import keyboards
 from bot.i18n import LOCALES, I18n
-from bot.models import LANGS, Lang
+from bot.models import LANGS, ChatSettings, Lang
+from bot.routers.settings import CLOCKS, settings_keyboard
+from engine import PRESETS, BingoRules, Deal
+from tests.engine.helpers import deal_from
 
 PLURAL_KEYS = {"zero", "one", "two", "few", "many", "other"}
 NUMERIC_NAMES = {
@@ -200,3 +205,84 @@ class TestTranslatorShortcuts:
                 continue
             assert tr(message_id, **args) == expected
             assert tr(message_id, **args) == expected  # remembered
+
+
+BUTTON_LIMIT = 32
+"""Characters a button's text may have: a phone cuts a longer one."""
+DOUBLES = ("66", "55", "44", "33", "22", "11", "00")
+SINGLES = tuple(f"{a}{b}" for a in range(7) for b in range(a))
+
+
+def claim_deal(preset: str, doubles: int, with_bingo: bool) -> Deal:
+    """A Bingo deal whose first player leads, holding ``doubles`` doubles (the bingo among them or not)."""
+    held = ("00", *DOUBLES[: doubles - 1]) if with_bingo else DOUBLES[:doubles]
+    hand = [*held, *SINGLES[: 7 - doubles]]
+    rest = [t for t in DOUBLES + SINGLES if t not in hand]
+    return deal_from(preset, (" ".join(hand), " ".join(rest[:7])), " ".join(rest[7:]))
+
+
+def worst_arguments(lang: Lang) -> dict[str, list[Any]]:
+    """The values a button's variable takes, the longest among them: a tile (all are five characters), each
+    suit, each count of doubles, and what every claim of every Bingo preset is worth."""
+    tr = i18n()[lang]
+    claims = {
+        rules.claim_value(n, with_bingo)
+        for rules in PRESETS.values()
+        if isinstance(rules, BingoRules)
+        for n in range(2, 8)
+        for with_bingo in (False, True)
+    }
+    values = sorted(tr("claim-value", gp=gp, n=gp or pts) for pts, gp in claims)
+    return {"tile": ["[6|6]"], "suit": list(range(7)), "n": list(range(2, 8)), "value": values}
+
+
+BUTTON_MESSAGES = sorted((lang, mid) for lang in LANGS for mid in messages(lang) if mid.startswith("btn-"))
+
+
+class TestButtonWidth:
+    """No button says more than ``BUTTON_LIMIT`` characters, in either language, with the longest words it
+    can show (7 doubles, the largest claim, the longest preset, the ✓ of a chosen setting)."""
+
+    @pytest.mark.parametrize(
+        ("lang", "message_id"), BUTTON_MESSAGES, ids=[f"{lang}:{mid}" for lang, mid in BUTTON_MESSAGES]
+    )
+    def test_button_messages(self, lang: Lang, message_id: str) -> None:
+        """Every ``btn-`` message, with each combination of its arguments' values."""
+        worst = worst_arguments(lang)
+        names = sorted(variables(lang, message_id).names)
+        missing = [name for name in names if name not in worst]
+        assert not missing, f"{lang}:{message_id}: add the longest values of {missing} to worst_arguments"
+        for combination in itertools.product(*(worst[name] for name in names)):
+            text = i18n()[lang](message_id, **dict(zip(names, combination, strict=True)))
+            assert len(text) <= BUTTON_LIMIT, f"{lang}:{message_id}: {text!r} has {len(text)} characters"
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_claim_buttons(self, lang: Lang) -> None:
+        """The panel of a player on lead with 2 to 7 doubles, the bingo among them or not, in each Bingo preset."""
+        tr = i18n()[lang]
+        texts, claimable = [], 0
+        for preset, rules in sorted(PRESETS.items()):
+            if not isinstance(rules, BingoRules):
+                continue
+            for doubles, with_bingo in itertools.product(range(2, 8), (False, True)):
+                if doubles == 7 and not with_bingo:
+                    continue
+                rows = keyboards.panel_rows(tr, "m", 1, claim_deal(preset, doubles, with_bingo).view(0)) or []
+                texts += [button["text"] for row in rows for button in row]
+                claimable += doubles  # a claim button for each double it may lead
+        assert sum("📣" in text for text in texts) == claimable
+        assert [text for text in texts if len(text) > BUTTON_LIMIT] == []
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_settings_menu(self, lang: Lang) -> None:
+        """Every button of /settings, each one ticked in turn: every game, preset, target, clock and language."""
+        tr = i18n()[lang]
+        texts = set()
+        for preset, target, clock, chosen in itertools.product(
+            PRESETS, (None, 7, 8), [c for row in CLOCKS for c in row], LANGS
+        ):
+            settings = ChatSettings(lang=chosen, preset=preset, target=target, turn_timeout=clock)
+            markup = settings_keyboard(tr, settings, 600)
+            texts |= {button.text for row in markup.inline_keyboard for button in row}
+        assert any(text.startswith("✓ ") for text in texts)
+        assert [text for text in sorted(texts) if len(text) > BUTTON_LIMIT] == []
