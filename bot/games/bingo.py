@@ -59,7 +59,7 @@ class Bingo(GameModule[BingoView, BingoRules]):
                 tr(
                     "table-claim",
                     name=name(record, claim.seat),
-                    title=f"{title}, " if title else "",
+                    title=f" ({title})" if title else "",
                     n=len(claim.doubles),
                     tiles=tiles(claim.doubles),
                     state=state,

@@ -29,7 +29,6 @@ def settings_text(tr: Translator, settings: ChatSettings, default_clock: int) ->
     clock = settings.turn_clock(default_clock)
     return tr(
         "settings-title",
-        game=tr(f"game-{rules.game}"),
         preset=render.game_name(tr, rules.name),
         target=settings.target or rules.target,
         lang=tr(f"lang-name-{settings.lang or 'auto'}"),

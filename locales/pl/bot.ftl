@@ -38,9 +38,9 @@ minutes = { $n } { $n ->
 ## Games and suits
 
 preset-bingo = Bingo
-preset-bingo-classic = Bingo z obowiązkiem przebicia
-preset-bingo-domino = Bingo z obowiązkiem atu
-preset-42 = 42 we dwóch
+preset-bingo-classic = Bingo z przymusem przebicia
+preset-bingo-domino = Bingo z przymusem bicia atutem
+preset-42 = 42 we dwoje
 # Words /play and /rules accept for each game (the first is shown in hints); the other language's work too.
 words-bingo = bingo, zwykłe
 words-bingo-classic = klasyczne, klasyka, przebicie
@@ -90,7 +90,7 @@ claim-name = { $preset ->
 
 ## Challenges
 
-challenge-anyone = 🎲 <b>{ $creator }</b> szuka przeciwnika: { $game }, do { game-points-target }.
+challenge-anyone = 🎲 <b>{ $creator }</b> szuka rywala: { $game }, do { game-points-target }.
 challenge-invite = 🎲 <b>{ $creator }</b> rzuca wyzwanie. Rywal: <b>{ $opponent }</b>. { $game }, do { game-points-target }.
 game-points-target = { $target } { $target ->
     [one] dużego punktu
@@ -121,10 +121,10 @@ table-closed = 🔒 Talon zamknięty — { $name } musi zdobyć 70.{ $playing ->
 table-lead = Na stole: { $name } { $tile }
 table-last = Poprzednia lewa: { $leader } { $lead } · { $other } { $reply } → { $winner }
 table-tricks = Lewy — { $a }: { $ta } · { $b }: { $tb }
-table-claim = 📣 { $name } deklaruje { $title }{ doubles }: { $tiles } — { $state ->
+table-claim = 📣 { $name } deklaruje { doubles }{ $title }: { $tiles } — { $state ->
     [open] czekamy na wynik lewy
     [won] zaliczone
-   *[lost] niezaliczone: lewę wziął przeciwnik
+   *[lost] niezaliczone: lewę wziął rywal
 }
 table-turn = ▶️ Ruch: <b>{ $name }</b>
 table-choosing = ▶️ <b>{ $name }</b> wybiera: odkryty { $tile } albo zakryty kamień
@@ -185,7 +185,7 @@ refusal-wrong_phase = Teraz nie można tak zagrać.
 refusal-not_in_hand = Nie masz tego kamienia.
 refusal-must_follow_suit = Dokładamy do koloru: na { $tile } potrzebne są nieatutowe { suit } — masz je.
 refusal-must_beat = Dokładamy do koloru i przebijamy: na { $tile } potrzebny jest nieatutowy kamień tego koloru, który go przebije — masz taki.
-refusal-must_follow_lower_half = Dokładamy do koloru: nie masz koloru { $tile } — potrzebny jest kamień nieatutowy z { $low }, niższą połówką kamienia wyjścia.
+refusal-must_follow_lower_half = Dokładamy do koloru: na { $tile } trzeba dołożyć nieatutowe { suit }, ale ich nie masz — więc potrzebny jest nieatutowy kamień z { $low } (niższa połówka { $tile }), a taki masz.
 refusal-must_trump = Na { $tile } musisz odpowiedzieć atutem ({ suit }) — masz go.
 refusal-no_claim = Takiej deklaracji nie można zgłosić.
 refusal-cannot_close = Teraz nie można zamknąć talonu.
@@ -199,15 +199,15 @@ toast-match-over = Mecz już się skończył.
 toast-no-match = Nie znaleziono meczu.
 toast-busy = Chwileczkę, ruch jest jeszcze przetwarzany — naciśnij ponownie.
 toast-bad-button = Ten przycisk nie działa.
-toast-own-challenge = To twoje wyzwanie — czekamy na przeciwnika.
+toast-own-challenge = To twoje wyzwanie — czekamy na rywala.
 toast-not-invited = To wyzwanie nie jest skierowane do ciebie.
 toast-challenge-gone = Wyzwanie jest już nieaktualne.
-toast-already-playing = Masz już mecz w tym czacie.
-toast-challenge-open = Masz już otwarte wyzwanie w tym czacie.
-toast-only-creator = Wycofać wyzwanie może tylko jego autor.
+toast-already-playing = Masz już mecz na tym czacie.
+toast-challenge-open = Masz już otwarte wyzwanie na tym czacie.
+toast-only-creator = Wycofać wyzwanie może tylko autor wyzwania.
 toast-start-bot = Najpierw otwórz prywatny czat z botem — tam dostaniesz swoje kamienie.
 toast-admin-only = To mogą zrobić tylko administratorzy grupy.
-toast-storage = Baza danych jest niedostępna, spróbuj za minutę.
+toast-storage = Nie udało się zapisać ruchu — spróbuj za minutę.
 toast-error = Coś poszło nie tak — spróbuj jeszcze raz.
 toast-done = Gotowe.
 
@@ -218,9 +218,9 @@ error-private-only = To polecenie działa tylko na prywatnym czacie z botem.
 error-unknown-game = Nie znam gry „{ $name }”. Dostępne: { $list }.
 error-bad-username = „{ $name }” to nie jest nazwa użytkownika Telegrama: po @ jest od 5 do 32 liter łacińskich, cyfr lub „_”.
 error-no-match = Nie masz aktywnego meczu.
-error-no-challenge = Nie masz otwartego wyzwania w tym czacie.
+error-no-challenge = Nie masz otwartego wyzwania na tym czacie.
 error-internal = Coś poszło nie tak — spróbuj jeszcze raz.
-error-storage = Baza danych jest niedostępna, spróbuj za minutę.
+error-storage = Nie udało się zapisać danych — spróbuj za minutę.
 error-admin-only = To mogą zrobić tylko administratorzy grupy.
 error-not-a-person = Grać mogą tylko ludzie z własnym kontem: w imieniu kanału ani jako anonimowy administrator nie można rzucić wyzwania.
 error-opponent-not-a-person = Wyzwać można tylko człowieka: kanał, anonimowy administrator ani bot nie mogą grać.
@@ -231,22 +231,30 @@ need-start = { $name }, otwórz prywatny czat z botem, żeby dostać swoje kamie
 ## Results
 
 deal-result = <b>Rozdanie { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
-deal-no-points = Nikt nie zdobył 70 — duże punkty nie przysługują.
+deal-no-points = Nikt nie zdobył 70 — bez dużych punktów.
 deal-all-passed = Dwa pasy — rozdanie od nowa. Znowu zaczyna: { $name }.
 deal-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
-reason-reached_goal = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik ma { $threshold } lub więcej.
-reason-schneider = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik ma mniej niż { $threshold }.
-reason-no_trick = { $name } +{ $gp }: zdobyto 70 punktów, przeciwnik bez żadnej lewy.
-reason-closer_failed = { $name } +{ $gp }: przeciwnik zamknął talon i nie zdobył 70.
+reason-reached_goal = { $name } +{ $gp }: zdobyto 70 punktów, rywal ma { $threshold } { $threshold ->
+    [one] punkt
+    [few] punkty
+   *[many] punktów
+} lub więcej.
+reason-schneider = { $name } +{ $gp }: zdobyto 70 punktów, rywal ma mniej niż { $threshold } { $threshold ->
+    [one] punkt
+    [few] punkty
+   *[many] punktów
+}.
+reason-no_trick = { $name } +{ $gp }: zdobyto 70 punktów, rywal bez żadnej lewy.
+reason-closer_failed = { $name } +{ $gp }: rywal zamknął talon i nie zdobył 70.
 reason-closer_failed_penalty = { $name } +{ $gp }: { $penalty ->
-    [first] przeciwnik zamknął talon przed pierwszą lewą i nie zdobył 70.
-   *[notrick] przeciwnik zamknął talon, nie wziął żadnej lewy i nie zdobył 70.
+    [first] rywal zamknął talon przed pierwszą lewą i nie zdobył 70.
+   *[notrick] rywal zamknął talon, nie wziął żadnej lewy i nie zdobył 70.
 }
-reason-reached_goal_after_close = { $name } +{ $gp }: zdobyto 70 punktów po zamknięciu talonu przez przeciwnika.
+reason-reached_goal_after_close = { $name } +{ $gp }: zdobyto 70 punktów po zamknięciu talonu przez rywala.
 reason-claim = { $name } +{ $gp }: zadeklarowano { $claim }.
 reason-bingo_takes_trump_double = { $name } +{ $gp }: bingo wzięło dublet atutowy!
 reason-bid_made = { $name } +{ $gp }: kontrakt { $bid } ugrany ({ $pts }).
-reason-bid_set = { $name } +{ $gp }: przeciwnik nie ugrał kontraktu { $bid } ({ $pts }).
+reason-bid_set = { $name } +{ $gp }: rywal nie ugrał kontraktu { $bid } ({ $pts }).
 match-won = 🏆 <b>{ $name }</b> wygrywa mecz <b>{ $sw }:{ $sl }</b>!
 match-surrender = 🏳 { $loser } poddaje się. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
 rating-change = Ranking: { $winner } { $rw } (+{ $d }), { $loser } { $rl } (−{ $d }).
@@ -267,14 +275,14 @@ btn-lang-pl = 🇵🇱 Polski
 
 ## Start and commands
 
-start-welcome = Cześć! Prowadzę mecze domina „Bingo” i „42” prosto na czacie grupowym. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
+start-welcome = Cześć! Prowadzę mecze w domino „Bingo” i „42” prosto na czacie grupowym. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
 help-text = <b>Domino: Bingo i 42</b>
-    Mecz we dwóch prosto na czacie grupowym: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
+    Mecz we dwoje prosto na czacie grupowym: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
     1. Dodaj bota do grupy.
     2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
-    3. Przeciwnik naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
+    3. Rywal naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
     Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny.
-    /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
+    /top — ranking czatu (/top wszyscy — ze wszystkich czatów), /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
 cmd-cancel = Usuń otwarte wyzwanie
@@ -312,13 +320,13 @@ clock-off = bez limitu
 panel-clock = ⏰ Czas na ruch: { $left } — nie zdążysz, przegrywasz mecz.
 reminder-private = ⏰ Twój ruch! Zostało czasu: { $left }. Nie zdążysz — przegrywasz mecz.
 reminder-group = ⏰ <a href="tg://user?id={ $id }">{ $name }</a>, twój ruch — zostało czasu: { $left }.
-claim-offer = ⌛ Rywal milczy. Bez ruchu: { $idle }. Możesz zabrać zwycięstwo — rywalowi zostanie zaliczona porażka.
+claim-offer = ⌛ Rywal milczy. Bez ruchu: { $idle }. Możesz wygrać walkowerem — rywal przegra mecz.
 toast-opponent-moved = Rywal już zagrał — gramy dalej.
-toast-claim-not-yours = Zwycięstwo może zabrać tylko ten, kto czeka na ruch rywala.
-btn-claim-win = 🏆 Zabierz zwycięstwo
-toast-too-early = Jeszcze za wcześnie: rywal ma jeszcze czas na ruch.
+toast-claim-not-yours = Walkower może ogłosić tylko ten, kto czeka na ruch rywala.
+btn-claim-win = 🏆 Wygraj walkowerem
+toast-too-early = Za wcześnie: rywal ma jeszcze czas na ruch.
 match-forfeit = ⏰ Ruch nie został wykonany na czas — { $loser } przegrywa mecz. Wygrywa <b>{ $winner }</b> ({ $sw }:{ $sl }).
-match-abandoned = 💤 Mecz zatrzymany: zbyt długo nie było ruchów. Wynik: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Bez wyniku i rankingu; można zacząć nowy: /play
+match-abandoned = 💤 Mecz zatrzymany: zbyt długo nie było ruchów. Stan meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Mecz nierozstrzygnięty, ranking bez zmian; można zacząć nowy: /play
 
 ## The computer (a seat the bot plays)
 
@@ -337,5 +345,5 @@ words-computer = bot, komputer
 words-level-easy = łatwy, latwy
 words-level-normal = średni, sredni, normalny
 words-level-hard = trudny
-toast-computer-creator-only = Zagrać z komputerem zamiast tego wyzwania może tylko jego autor.
+toast-computer-creator-only = Zagrać z komputerem zamiast tego wyzwania może tylko autor wyzwania.
 cmd-play-computer = Mecz z komputerem (Bingo albo 42)

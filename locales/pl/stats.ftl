@@ -8,8 +8,8 @@ top-row = { $rank }. { $name } — <b>{ $rating }</b> · wygrane { $won }, przeg
 top-empty = Nie rozegrano jeszcze żadnego meczu.
 top-you-unranked = Nie ma cię jeszcze w rankingu — zagraj mecz: /play
 stats-none = { $name }, nie masz jeszcze rozegranych meczów.
-stats-title-chat = 📊 <b>{ $name }</b> — w tym czacie
-stats-title-all = 📊 <b>{ $name }</b> — we wszystkich czatach
+stats-title-chat = 📊 <b>{ $name }</b> — na tym czacie
+stats-title-all = 📊 <b>{ $name }</b> — na wszystkich czatach
 stats-summary = Mecze: { $played } · wygrane: { $won } ({ $rate }%) · ranking <b>{ $rating }</b>
 stats-streak = Seria zwycięstw: { $streak } · najlepsza: { $best }
 stats-game = { $game }: mecze { $played }, wygrane { $won }
@@ -27,7 +27,7 @@ stats-match-row = { $result ->
    *[target] {""}
 }
 history-title = 📜 <b>Ostatnie mecze czatu</b>
-history-empty = W tym czacie nie zakończył się jeszcze żaden mecz.
+history-empty = Na tym czacie nie zakończył się jeszcze żaden mecz.
 history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — wygrywa: { $winner }{ $how ->
     [surrender] {" "}(poddanie)
     [forfeit] {" "}(czas minął)
@@ -35,7 +35,7 @@ history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — w
 }
 history-row-abandoned = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — przerwany, bez rankingu
 settings-title = ⚙️ <b>Ustawienia czatu</b>
-    Gra: { $game } · wariant: { $preset }
+    Gra: „{ $preset }”
     Do { game-points-target } · język: { $lang }
     ⏰ Czas na ruch: { $clock }
 settings-target = do { $n }
@@ -43,7 +43,7 @@ settings-changed = { $name } zmienia ustawienia.
 lang-name-ru = rosyjski
 lang-name-pl = polski
 lang-name-auto = według języka autora wyzwania
-cmd-top = Ranking czatu (/top all — ogólny)
+cmd-top = Ranking czatu (/top wszyscy — ogólny)
 cmd-stats = Moje statystyki
 cmd-history = Ostatnie mecze czatu
 cmd-rules = Zasady gry

@@ -21,7 +21,7 @@ stats-match-row = { $result ->
     [abandoned] 💤
    *[lost] ❌
 } { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b }{ $how ->
-    [surrender] {" "}(сдача)
+    [surrender] {" "}(матч сдан)
     [forfeit] {" "}(время вышло)
     [abandoned] {" "}(брошен, без рейтинга)
    *[target] {""}
@@ -29,21 +29,21 @@ stats-match-row = { $result ->
 history-title = 📜 <b>Последние матчи чата</b>
 history-empty = В этом чате ещё не закончился ни один матч.
 history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — победа: { $winner }{ $how ->
-    [surrender] {" "}(сдача)
+    [surrender] {" "}(матч сдан)
     [forfeit] {" "}(время вышло)
    *[target] {""}
 }
 history-row-abandoned = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — брошен, без рейтинга
 settings-title = ⚙️ <b>Настройки чата</b>
-    Игра: { $game } · вариант: { $preset }
+    Игра: «{ $preset }»
     До { game-points-target } · язык: { $lang }
     ⏰ Время на ход: { $clock }
 settings-target = до { $n }
 settings-changed = { $name } меняет настройки.
 lang-name-ru = русский
 lang-name-pl = польский
-lang-name-auto = по языку создателя вызова
-cmd-top = Рейтинг чата (/top all — общий)
+lang-name-auto = по языку автора вызова
+cmd-top = Рейтинг чата (/top все — общий)
 cmd-stats = Моя статистика
 cmd-history = Последние матчи чата
 cmd-rules = Правила игры

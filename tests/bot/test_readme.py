@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 from PIL import Image
 
 from bot.config import Settings
+from bot.i18n import I18n
+from bot.models import LANGS
 from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from tests import readme_pictures, readme_screens
 
@@ -19,13 +23,10 @@ class TestReadmeScreens:
 
     def test_one_table_and_one_panel_per_game_and_language(self) -> None:
         section = readme_screens.section()
-        for title in (
-            "**Бинго** (Russian)",
-            "**Bingo** (Polish)",
-            "**42 вдвоём** (Russian)",
-            "**42 we dwóch** (Polish)",
-        ):
-            assert section.count(title) == 1
+        i18n = I18n()
+        for lang, preset in itertools.product(LANGS, ("bingo", "42")):
+            title = f"**{i18n[lang](f'preset-{preset}')}** ({readme_screens.LANG_NAMES[lang]})"
+            assert section.count(title) == 1, title
         assert section.count("```text") == 8
 
 

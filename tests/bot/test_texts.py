@@ -69,7 +69,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Счёт матча: {A} — <b>0</b>, {B} — <b>0</b> · до 7\n"
             f"Козыри: шестёрки [6|2]\n"
             f"В резерве: 14 камней\n"
-            f"📣 {A} объявляет «тройник», 3 дубля: [6|6] [5|5] [4|4] — ждём исхода взятки\n"
+            f"📣 {A} объявляет 3 дубля («тройник»): [6|6] [5|5] [4|4] — ждём исхода взятки\n"
             f"На столе: {A} [6|6]\n"
             f"Взятки — {A}: 0 · {B}: 0\n"
             f"▶️ Ход: <b>{B}</b>"
@@ -167,7 +167,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
         ),
         "42-all-passed": (f"Два паса — пересдача. Первая рука снова: {B}."),
         "top-row": (f"2. {B} — <b>1483</b> · побед 1, поражений 3, матчей 4"),
-        "history-row": (f"28.05.2026 · Бинго: {A} <b>2:5</b> {B} — победа: {B} (сдача)"),
+        "history-row": (f"28.05.2026 · Бинго: {A} <b>2:5</b> {B} — победа: {B} (матч сдан)"),
         "stats-match-row": (f"❌ 28.05.2026 · Бинго: {A} <b>8:3</b> {B}"),
     }
 
@@ -175,7 +175,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
 def expected_pl(A: str, B: str) -> dict[str, str]:
     return {
         "challenge-anyone": (
-            f"🎲 <b>{A}</b> szuka przeciwnika: Bingo, do 8 dużych punktów.\nWyzwanie jest ważne przez 10 minut.\n"
+            f"🎲 <b>{A}</b> szuka rywala: Bingo, do 8 dużych punktów.\nWyzwanie jest ważne przez 10 minut.\n"
             "Nie chcesz czekać? Autor wyzwania może zagrać z komputerem — przyciski 🤖 poniżej."
         ),
         "challenge-invite": (
@@ -218,11 +218,11 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"Twoja odpowiedź na [6|6]."
         ),
         "classic-table-claim": (
-            f"<b>Bingo z obowiązkiem przebicia</b> · rozdanie 1\n"
+            f"<b>Bingo z przymusem przebicia</b> · rozdanie 1\n"
             f"Wynik meczu: {A} — <b>0</b>, {B} — <b>0</b> · do 7\n"
             f"Atu: szóstki [6|2]\n"
             f"W talonie: 14 kamieni\n"
-            f"📣 {A} deklaruje „tercet”, 3 dublety: [6|6] [5|5] [4|4] — czekamy na wynik lewy\n"
+            f"📣 {A} deklaruje 3 dublety („tercet”): [6|6] [5|5] [4|4] — czekamy na wynik lewy\n"
             f"Na stole: {A} [6|6]\n"
             f"Lewy — {A}: 0 · {B}: 0\n"
             f"▶️ Ruch: <b>{B}</b>"
@@ -262,7 +262,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             "⏰ Czas na ruch: 10 minut — nie zdążysz, przegrywasz mecz."
         ),
         "match-forfeit": f"⏰ Ruch nie został wykonany na czas — {A} przegrywa mecz. Wygrywa <b>{B}</b> (6:4).",
-        "match-abandoned": f"💤 Mecz zatrzymany: zbyt długo nie było ruchów. Wynik: {A} — <b>3</b>, {B} — <b>2</b>. Bez wyniku i rankingu; można zacząć nowy: /play",
+        "match-abandoned": f"💤 Mecz zatrzymany: zbyt długo nie było ruchów. Stan meczu: {A} — <b>3</b>, {B} — <b>2</b>. Mecz nierozstrzygnięty, ranking bez zmian; można zacząć nowy: /play",
         "reminder-private": "⏰ Twój ruch! Zostało czasu: 5 minut. Nie zdążysz — przegrywasz mecz.",
         "reminder-group": f'⏰ <a href="tg://user?id=2">{B}</a>, twój ruch — zostało czasu: 5 minut.',
         "history-row-forfeit": f"28.05.2026 · Bingo: {A} <b>4:6</b> {B} — wygrywa: {B} (czas minął)",
@@ -271,7 +271,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
         "refusal-follow": "Dokładamy do koloru: na [4|3] potrzebne są nieatutowe czwórki — masz je.",
         "bingo-deal-result": (
             f"<b>Rozdanie 1</b>: {A} — 91 punktów, {B} — 0 punktów.\n"
-            f"{A} +3 duże punkty: zdobyto 70 punktów, przeciwnik bez żadnej lewy.\n"
+            f"{A} +3 duże punkty: zdobyto 70 punktów, rywal bez żadnej lewy.\n"
             f"Wynik meczu: {A} — <b>3</b>, {B} — <b>0</b>."
         ),
         "match-won": (f"🏆 <b>{A}</b> wygrywa mecz <b>8:3</b>!"),
@@ -283,7 +283,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"⚠️ {B}: bot jest zablokowany na prywatnym czacie, więc kamienie tam nie docierają. Mecz czeka — odblokuj bota i wyślij mu /hand."
         ),
         "42-table-trumps": (
-            f"<b>42 we dwóch</b> · rozdanie 1\n"
+            f"<b>42 we dwoje</b> · rozdanie 1\n"
             f"Wynik meczu: {A} — <b>0</b>, {B} — <b>0</b> · do 7\n"
             f"Wybór atu\n"
             f"Odzywki: {A} 30, {B} pas\n"
@@ -293,7 +293,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"▶️ Ruch: <b>{A}</b>"
         ),
         "42-table-play": (
-            f"<b>42 we dwóch</b> · rozdanie 1\n"
+            f"<b>42 we dwoje</b> · rozdanie 1\n"
             f"Wynik meczu: {A} — <b>0</b>, {B} — <b>0</b> · do 7\n"
             f"Rozgrywka\n"
             f"Odzywki: {A} 30, {B} pas\n"
@@ -304,7 +304,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"▶️ Ruch: <b>{A}</b>"
         ),
         "42-panel-play": (
-            f"<b>42 we dwóch</b> · rozdanie 1 · rywal: {A}\n"
+            f"<b>42 we dwoje</b> · rozdanie 1 · rywal: {A}\n"
             f"Wynik meczu: ty <b>0</b>, rywal <b>0</b> · do 7\n"
             f"Rozgrywka\n"
             f"Odzywki: {A} 30, {B} pas\n"
@@ -315,7 +315,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
         ),
         "42-deal-result": (
             f"<b>Rozdanie 1</b>: {A} — 20 punktów, {B} — 12 punktów.\n"
-            f"{B} +1 duży punkt: przeciwnik nie ugrał kontraktu 30 (20 punktów).\n"
+            f"{B} +1 duży punkt: rywal nie ugrał kontraktu 30 (20 punktów).\n"
             f"Wynik meczu: {A} — <b>0</b>, {B} — <b>1</b>."
         ),
         "42-all-passed": (f"Dwa pasy — rozdanie od nowa. Znowu zaczyna: {B}."),
@@ -410,7 +410,7 @@ class TestRefusalTexts:
                             led = view.lead.high if preset == "42" or view.lead.low else 0
                             assert f"некозырные {tr('suit', suit=led)}" in text, text
                         elif key == "must_follow_lower_half":
-                            assert f"камень с {view.lead.high if view.lead.low == 0 else view.lead.low}," in text
+                            assert f"камень с {view.lead.high if view.lead.low == 0 else view.lead.low} (" in text
                         seen.add(key)
                     match.play(rng.choice(match.legal_actions()))
         assert seen == {"must_follow_suit", "must_beat", "must_follow_lower_half", "must_trump"}

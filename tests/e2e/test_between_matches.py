@@ -455,7 +455,6 @@ def settings_text(
     rules = find_preset(preset)
     return tr(
         "settings-title",
-        game=tr(f"game-{rules.game}"),
         preset=tr(f"preset-{preset}"),
         target=target or rules.target,
         lang=tr(f"lang-name-{lang or 'auto'}"),
