@@ -20,7 +20,7 @@ from pathlib import Path
 import fakeredis
 
 from bot.i18n import I18n
-from bot.models import Player
+from bot.models import Lang, Player
 from bot.pictures import build
 from bot.pictures.cards import MatchCard, RatingChart
 from bot.pictures.draw import draw
@@ -37,15 +37,24 @@ MATCHES = 9
 SEED = 7
 
 
-async def pictures(seed: int = SEED) -> tuple[MatchCard, RatingChart]:
-    """The card of the last of ``MATCHES`` seeded matches that had a moment, and Аня's rating chart."""
+async def pictures(
+    seed: int = SEED,
+    *,
+    lang: Lang = "ru",
+    preset: str = "bingo",
+    players: tuple[Player, Player] = (ANYA, PIOTR),
+    matches: int = MATCHES,
+) -> tuple[MatchCard, RatingChart]:
+    """The card of the last of ``matches`` seeded matches of ``preset`` that had a moment, and the first player's
+    rating chart, in ``lang`` (the README's: Аня and Piotr play 9 matches of Bingo, in Russian)."""
     services = Services.build(fakeredis.FakeAsyncRedis(), prefix="readme")
-    tr = I18n()["ru"]
+    tr = I18n()[lang]
     rng = random.Random(seed)
     card = None
-    for number in range(MATCHES):
-        creator, joiner = (ANYA, PIOTR) if number % 2 == 0 else (PIOTR, ANYA)
-        challenge = await services.challenges.open(CHAT, creator, "bingo", "ru")
+    first, second = players
+    for number in range(matches):
+        creator, joiner = (first, second) if number % 2 == 0 else (second, first)
+        challenge = await services.challenges.open(CHAT, creator, preset, lang)
         record = await services.challenges.accept(challenge.id, joiner, seed=seed * 100 + number)
         match = record.match()
         while not match.is_over:
@@ -59,7 +68,7 @@ async def pictures(seed: int = SEED) -> tuple[MatchCard, RatingChart]:
         if card is None or any(line.m for line in record.log):
             card = build.match_card(tr, record, summary)
     assert card is not None
-    chart = build.rating_chart(tr, ANYA.name, await services.results.rating_log(ANYA.id, CHAT), in_chat=True)
+    chart = build.rating_chart(tr, first.name, await services.results.rating_log(first.id, CHAT), in_chat=True)
     assert chart is not None
     return card, chart
 

@@ -54,9 +54,7 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
         target=target,
         deals=tuple(deals),
         chart_title=tr("card-chart"),
-        deal_label=tr("card-deal"),
         target_label=tr("card-target", n=target),
-        moments_title=tr("card-moments"),
         moments=tuple(moments),
         last_trick_title=tr("card-last-trick"),
         last_trick=None if last is None else (_domino(last[0]), _domino(last[1])),
@@ -71,7 +69,9 @@ def _moments(tr: Translator, record: MatchRecord, line: DealLine) -> list[Moment
     return [
         Moment(
             kind=m.k,
-            text=tr(f"card-moment-{m.k}", deal=line.n, name=plain_name(record, m.s), n=len(m.t)),
+            heading=tr("card-moment", deal=line.n, name=plain_name(record, m.s)),
+            player=plain_name(record, m.s),
+            text=tr(f"card-moment-{m.k}", n=len(m.t)),
             tiles=tuple(_domino(t) for t in m.t),
         )
         for m in line.m
@@ -83,9 +83,11 @@ def rating_chart(tr: Translator, name: str, log: list[RatingPoint], *, in_chat: 
     if not log:
         return None
     ratings = (log[0].rating - log[0].change, *(p.rating for p in log))
+    name = render.clip(name, NAME_LIMIT)
     return RatingChart(
         lang=tr.lang,
-        title=tr("chart-title-chat" if in_chat else "chart-title-all", name=render.clip(name, NAME_LIMIT)),
+        title=tr("chart-title-chat" if in_chat else "chart-title-all", name=name),
+        name=name,
         ratings=ratings,
         won=tuple(p.won for p in log),
         match_label=tr("chart-matches"),

@@ -28,8 +28,12 @@ class Moment:
     kind: MomentKind
     """``bingo``: bingo took the trump double; ``claim``: a claim of 6 or 7 doubles scored; ``close``: a close
     that failed; ``made42``: a bid of 42 made."""
+    heading: str
+    """Its deal and its player ("Партия 3 · Bob")."""
+    player: str
+    """The player's name as the heading has it (shortened there first when the heading is too long)."""
     text: str
-    """The line under it ("Сдача 3 · Bob: бинго взяло козырный дубль")."""
+    """What happened ("бинго взяло козырный дубль")."""
     tiles: tuple[Domino, ...] = ()
     """The dominoes drawn beside it (none for a failed close: it is drawn as a face-down tile)."""
 
@@ -60,12 +64,9 @@ class MatchCard:
     deals: tuple[tuple[int, int], ...]
     """Each player's game points after each deal, in order (may be empty: no deal was finished)."""
     chart_title: str
-    """The title over the deal-by-deal chart ("Очки по сдачам")."""
-    deal_label: str
-    """The chart's horizontal axis ("сдача")."""
+    """The title over the deal-by-deal chart ("Очки по сдачам"): it names the horizontal axis too."""
     target_label: str
     """The target line's label ("цель 7")."""
-    moments_title: str
     moments: tuple[Moment, ...] = ()
     """At most ``MOMENTS`` of them, oldest first."""
     last_trick_title: str = ""
@@ -83,7 +84,7 @@ class RatingChart:
 
     lang: str
     title: str
-    """Whose and where ("Рейтинг Ann — в этом чате")."""
+    """Whose and where ("Ann · рейтинг в этом чате")."""
     ratings: tuple[int, ...]
     """The rating before the first match shown, then after each match: at least two values."""
     won: tuple[bool, ...]
@@ -92,6 +93,8 @@ class RatingChart:
     """The horizontal axis ("матчи")."""
     summary: str
     """The line under the title ("Сейчас 1517 · лучший 1540 · 12 матчей")."""
+    name: str = ""
+    """Whose, as the title has it (shortened there first when the title is too long)."""
 
 
 Picture = MatchCard | RatingChart

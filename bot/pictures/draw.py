@@ -64,18 +64,25 @@ FONT = "DejaVu Sans"
 DPI = 100
 POINTS_PER_PIXEL = 72 / DPI
 
-# Text sizes in pixels (the em): the picture is shown about 360 px wide on a phone, so big.
+# Text sizes in pixels (the em): a phone shows the 1280 px picture about 360 px wide, so big; no text is under
+# TEXT_PX (about 8.5 px on that phone).
 TITLE_PX = 46
 NAME_PX = 40
 MIN_NAME_PX = 36
 SCORE_PX = 84
-LABEL_PX = 26
+TEXT_PX = 30
+"""The subtitle, the section titles, a rating, a moment's line, the target, the axes' labels and ticks."""
 LAST_PX = 32
-SMALL_PX = 22
+LINE_HEIGHT = 1.25
+"""A wrapped line's height, in ems."""
+MOMENT_LINES = 3
+"""The most lines a moment takes: its heading, then what happened (the last line ends in "…" if it must)."""
 MARGIN = 40
 BOTTOM_MARGIN = 32
 GAP = 16
 ELLIPSIS = "…"
+NAME_KEPT = 6
+"""The fewest characters of a name that a title shortening it keeps."""
 DOMINO_GID = "domino"
 """The ``gid`` of every domino's tile patch (so a test can find where the dominoes are)."""
 STAR = "★"
@@ -251,15 +258,15 @@ def _pixels_per_unit(ax: Axes) -> float:
 def _match_card(page: _Page, card: MatchCard) -> None:
     """Header; the sides and the deal-by-deal chart; the moments or the last trick below."""
     width, height = page.width, page.height
-    middle_top = page.header(card.title, card.subtitle)
+    middle_top = page.header(card.title, card.subtitle, [side.name for side in card.sides])
     bottom = height - BOTTOM_MARGIN
     if card.moments:
-        band_top = _moments(page, card.moments_title, card.moments[-MOMENTS:], bottom)
+        band_top = _moments(page, card.moments[-MOMENTS:], bottom)
     elif card.last_trick is not None:
         band_top = _last_trick(page, card.last_trick_title, card.last_trick, bottom)
     else:
-        band_top = bottom + GAP + 4
-    middle_bottom = band_top - GAP - 4
+        band_top = bottom + GAP
+    middle_bottom = band_top - GAP
     if card.deals:
         column = 560
         box_height = (middle_bottom - middle_top - GAP) / 2
@@ -281,7 +288,7 @@ def _side(page: _Page, side: Side, seat: int, left: float, top: float, width: fl
     won, the name, the rating, the score; all a little bigger in a tall box."""
     page.box(left, top, width, height, edge=ACCENT if side.winner else None)
     scale = 1.15 if height >= 180 else 1.0
-    name_px, label_px = NAME_PX * scale, LABEL_PX * scale
+    name_px, label_px = NAME_PX * scale, TEXT_PX * scale
     colour = SEAT_COLOURS[seat]
     rating = _clean(side.rating) if side.rating is not None else ""
     name_baseline = top + height / 2 + name_px * 0.36 - (label_px * 0.72 if rating else 0)
@@ -321,6 +328,9 @@ def _side(page: _Page, side: Side, seat: int, left: float, top: float, width: fl
     )
     x = stripe_x + 28
     room = right - score_width - 24 - x
+    # The rating starts under the star (the name after it): a winner's rating has the room of anyone's.
+    if rating:
+        page.text(x, name_baseline + label_px * 1.5, page.fit(rating, room, label_px), label_px, colour=MUTED)
     if side.winner:
         page.text(x, name_baseline, STAR, name_px, bold=True, colour=ACCENT)
         star = page.measure(STAR + " ", name_px, bold=True)
@@ -331,42 +341,47 @@ def _side(page: _Page, side: Side, seat: int, left: float, top: float, width: fl
     if page.measure(name, name_px, bold=True) > room:
         name_px = max(MIN_NAME_PX, name_px * 0.9)
     page.text(x, name_baseline, page.fit(name, room, name_px, bold=True), name_px, bold=True)
-    if rating:
-        page.text(x, name_baseline + label_px * 1.5, page.fit(rating, room, label_px), label_px, colour=MUTED)
 
 
 def _deals_chart(page: _Page, card: MatchCard, left: float, top: float, width: float, height: float) -> None:
-    """Each player's game points after each deal, with the target as a dashed line."""
+    """Each player's game points after each deal, with the target as a dashed line. The title says what the
+    horizontal axis counts (the deals), so it has no label of its own: the room goes to the lines."""
     page.box(left, top, width, height)
     page.text(
         left + 22,
-        top + 18 + LABEL_PX * 0.76,
-        page.fit(_clean(card.chart_title), width - 44, LABEL_PX, bold=True),
-        LABEL_PX,
+        top + 18 + TEXT_PX * 0.76,
+        page.fit(_clean(card.chart_title), width - 44, TEXT_PX, bold=True),
+        TEXT_PX,
         bold=True,
         colour=MUTED,
     )
     deals = len(card.deals)
     top_value = max([card.target, *(score for deal in card.deals for score in deal)])
-    ax_width = width - 76 - 26
-    ax = page.axes(left + 76, top + 60, ax_width, height - 60 - 78)
+    # The y ticks' labels on the left of the axes, the x ticks' under it (after the ticks and their pad).
+    ax_left = 22 + page.measure(str(top_value), TEXT_PX) + 16
+    ax_top, ax_bottom = 62, 12 + TEXT_PX * LINE_HEIGHT + 20
+    ax_width, ax_height = width - ax_left - 26, height - ax_top - ax_bottom
+    ax = page.axes(left + ax_left, top + ax_top, ax_width, ax_height)
     # Both lines start at 0 before the first deal: that point has no marker and no tick.
     xs = list(range(deals + 1))
     ax.set_xlim(0, deals + 0.35)
-    ax.set_ylim(0, top_value * 1.2 + 0.5)
-    _integer_ticks(ax, "x", 1, deals, 8)
-    _integer_ticks(ax, "y", 0, top_value, 4)
+    # Room over the target line for its label.
+    label_room = TEXT_PX * LINE_HEIGHT + 4
+    ceiling = max(top_value * 1.12 + 0.3, card.target * ax_height / max(1.0, ax_height - label_room))
+    ax.set_ylim(0, ceiling)
+    _integer_ticks(ax, "x", 1, deals, max(1, min(8, int(ax_width // 64))))
+    _integer_ticks(ax, "y", 0, top_value, max(1, min(4, int(ax_height // (TEXT_PX * 1.4)))))
     ax.axhline(card.target, color=ACCENT, linewidth=3 * POINTS_PER_PIXEL, linestyle=(0, (4, 3)), alpha=0.9, zorder=1)
     ax.text(
         0.015,
         card.target,
-        " " + page.fit(_clean(card.target_label), ax_width - 20, SMALL_PX, bold=True),
+        " " + page.fit(_clean(card.target_label), ax_width - 20, TEXT_PX, bold=True),
         transform=ax.get_yaxis_transform(),
         va="bottom",
         ha="left",
         color=ACCENT,
         zorder=4,
-        **page.style(SMALL_PX, bold=True),
+        **page.style(TEXT_PX, bold=True),
     )
     marker = (16 if deals <= 12 else 11) * POINTS_PER_PIXEL
     for seat in range(2):
@@ -383,21 +398,20 @@ def _deals_chart(page: _Page, card: MatchCard, left: float, top: float, width: f
             zorder=3 + seat,
             clip_on=False,
         )
-    ax.set_xlabel(
-        page.fit(_clean(card.deal_label), ax_width, SMALL_PX), color=MUTED, labelpad=6, **page.style(SMALL_PX)
-    )
 
 
 def _integer_ticks(ax: Axes, axis: Literal["x", "y"], low: int, high: int, most: int) -> None:
     """At most about ``most`` whole-number ticks on the axis, none outside low..high."""
-    values = MaxNLocator(nbins=max(1, min(most, high - low)), integer=True, min_n_ticks=1).tick_values(low, high)
+    locator = MaxNLocator(nbins=max(1, min(most, high - low)), steps=[1, 2, 4, 5, 10], integer=True, min_n_ticks=1)
+    values = locator.tick_values(low, high)
     ticks = [round(float(value)) for value in values if low - 1e-9 <= value <= high + 1e-9]
     (ax.set_xticks if axis == "x" else ax.set_yticks)(ticks)
 
 
-def _moments(page: _Page, title: str, moments: Sequence[Moment], bottom: float) -> float:
-    """The band of moments at the bottom: its title, then each moment's dominoes and its line in a box of its own;
-    where the band starts."""
+def _moments(page: _Page, moments: Sequence[Moment], bottom: float) -> float:
+    """The band of moments at the bottom, each in a box of its own: its dominoes, its heading (the deal and the
+    player, on one line) and what happened (at most ``MOMENT_LINES`` - 1 lines); where the band starts. The boxes
+    are as tall as the longest text needs; under three lines the dominoes are a little smaller."""
     width = page.width - 2 * MARGIN
     count = len(moments)
     box_width = (width - (count - 1) * GAP) / count
@@ -405,26 +419,29 @@ def _moments(page: _Page, title: str, moments: Sequence[Moment], bottom: float) 
     tiles = [_tiles_of(moment) for moment in moments]
     most = max(1, *(len(row) for row in tiles))
     size = min(44.0, (box_width - 2 * padding) / (most + (most - 1) * 0.22))
+    beside = box_width - size * (1 + (most - 1) * 1.22) - 3 * padding >= 340
+    line_height = TEXT_PX * LINE_HEIGHT
+    texts: list[list[tuple[str, str]]] = []
+    for moment, row in zip(moments, tiles, strict=True):
+        # Beside the dominoes (centred on them, or on the box when there are none), else under them.
+        own_width = size * (1 + (len(row) - 1) * 1.22)
+        text_width = box_width - (3 * padding + own_width if row and beside else 2 * padding)
+        heading = page.fit_named(_clean(moment.heading), [_clean(moment.player)], text_width, TEXT_PX)
+        lines = page.wrap(_clean(moment.text), text_width, TEXT_PX, MOMENT_LINES - 1)
+        texts.append([(heading, MUTED), *((line, TEXT) for line in lines)])
+    lines_needed = max(len(rows) for rows in texts)
+    if not beside and lines_needed >= MOMENT_LINES:
+        size = min(size, 34.0)
     step = size * 1.22
-    row_width = size + (most - 1) * step
-    beside = box_width - row_width - 3 * padding >= 340
-    line_height = SMALL_PX * 1.32
-    lines = 3
-    box_height = 2 * padding + 2 * size + (0 if beside else 12 + lines * line_height)
-    boxes_top = bottom - box_height
-    top = boxes_top - LABEL_PX - 14
-    page.text(
-        MARGIN,
-        top + LABEL_PX * 0.76,
-        page.fit(_clean(title), width, LABEL_PX, bold=True),
-        LABEL_PX,
-        bold=True,
-        colour=MUTED,
-    )
-    for index, (moment, row) in enumerate(zip(moments, tiles, strict=True)):
+    if beside:
+        box_height = 2 * padding + max(2 * size, lines_needed * line_height)
+    else:
+        box_height = 2 * padding + 2 * size + 12 + lines_needed * line_height
+    top = bottom - box_height
+    for index, (row, rows) in enumerate(zip(tiles, texts, strict=True)):
         left = MARGIN + index * (box_width + GAP)
-        page.box(left, boxes_top, box_width, box_height)
-        centre_y = boxes_top + padding + size
+        page.box(left, top, box_width, box_height)
+        centre_y = top + box_height / 2 if beside else top + padding + size
         for number, (tile, face_down) in enumerate(row):
             draw_domino(
                 page.ax,
@@ -435,17 +452,13 @@ def _moments(page: _Page, title: str, moments: Sequence[Moment], bottom: float) 
                 vertical=True,
                 face_down=face_down,
             )
-        # The line beside the dominoes, centred on them (on the box when there are none); else under them.
-        own_width = size + (len(row) - 1) * step
-        text_left = left + (2 * padding + own_width if row and beside else padding)
-        text_width = box_width - (3 * padding + own_width if row and beside else 2 * padding)
-        wrapped = page.wrap(_clean(moment.text), text_width, SMALL_PX, lines)
+        text_left = left + (2 * padding + size + (len(row) - 1) * step if row and beside else padding)
         if beside:
-            first = centre_y - (len(wrapped) - 1) * line_height / 2 + SMALL_PX * 0.36
+            first = centre_y - (len(rows) - 1) * line_height / 2 + TEXT_PX * 0.36
         else:
-            first = boxes_top + padding + (2 * size + 12 if row else 0) + SMALL_PX * 0.8
-        for number, line in enumerate(wrapped):
-            page.text(text_left, first + number * line_height, line, SMALL_PX)
+            first = top + padding + (2 * size + 12 if row else 0) + TEXT_PX * 0.8
+        for number, (line, colour) in enumerate(rows):
+            page.text(text_left, first + number * line_height, line, TEXT_PX, colour=colour)
     return top
 
 
@@ -463,12 +476,12 @@ def _last_trick(page: _Page, title: str, trick: tuple[Domino, Domino], bottom: f
     box_width = 2 * padding + 2 * (2 * size) + arrow
     box_height = 2 * padding + size
     boxes_top = bottom - box_height
-    top = boxes_top - LABEL_PX - 14
+    top = boxes_top - TEXT_PX - 14
     page.text(
         MARGIN,
-        top + LABEL_PX * 0.76,
-        page.fit(_clean(title), page.width - 2 * MARGIN, LABEL_PX, bold=True),
-        LABEL_PX,
+        top + TEXT_PX * 0.76,
+        page.fit(_clean(title), page.width - 2 * MARGIN, TEXT_PX, bold=True),
+        TEXT_PX,
         bold=True,
         colour=MUTED,
     )
@@ -486,7 +499,7 @@ def _last_trick(page: _Page, title: str, trick: tuple[Domino, Domino], bottom: f
 
 def _rating_chart(page: _Page, chart: RatingChart) -> None:
     """Header, then the rating after each match: ▲ a win, ▼ a loss, the last value written beside it."""
-    top = page.header(chart.title, chart.summary)
+    top = page.header(chart.title, chart.summary, [chart.name])
     left, bottom = MARGIN, page.height - BOTTOM_MARGIN
     width = page.width - 2 * MARGIN
     page.box(left, top, width, bottom - top)
@@ -495,10 +508,12 @@ def _rating_chart(page: _Page, chart: RatingChart) -> None:
     last = str(ratings[-1])
     label_width = page.measure(last, LAST_PX, bold=True)
     marker_px = 26 if count <= 15 else 18 if count <= 30 else 14
-    ax_left, ax_width = left + 96, width - 96 - 30
-    ax = page.axes(ax_left, top + 28, ax_width, bottom - top - 28 - 86)
     low, high = min(ratings), max(ratings)
     pad = max((high - low) * 0.18, 8.0)
+    # The y ticks' labels on the left of the axes; the x ticks' and the axis label under it.
+    widest = max(page.measure(str(value), TEXT_PX) for value in (math.floor(low - pad), math.ceil(high + pad)))
+    ax_left, ax_width = left + 22 + widest + 16, width - 22 - widest - 16 - 30
+    ax = page.axes(ax_left, top + 28, ax_width, bottom - top - 28 - (24 + 2 * TEXT_PX * LINE_HEIGHT + 12))
     ax.set_ylim(low - pad, high + pad)
     # Room on the right for the last value's label: its width in data units, plus a gap.
     right_room = (label_width + marker_px / 2 + 30) / ax_width
@@ -556,7 +571,7 @@ def _rating_chart(page: _Page, chart: RatingChart) -> None:
         **page.style(LAST_PX, bold=True),
     )
     ax.set_xlabel(
-        page.fit(_clean(chart.match_label), ax_width, SMALL_PX), color=MUTED, labelpad=8, **page.style(SMALL_PX)
+        page.fit(_clean(chart.match_label), ax_width, TEXT_PX), color=MUTED, labelpad=8, **page.style(TEXT_PX)
     )
 
 
@@ -578,12 +593,15 @@ class _Page:
         ax.set_axis_off()
         self.ax = ax
 
-    def header(self, title: str, subtitle: str) -> float:
-        """The title and the line under it at the top; where the content below starts."""
+    def header(self, title: str, subtitle: str, names: Sequence[str] = ()) -> float:
+        """The title and the line under it at the top, a name in them shortened first; where the content below
+        starts."""
         width = self.width - 2 * MARGIN
-        self.text(MARGIN, 68, self.fit(_clean(title), width, TITLE_PX, bold=True), TITLE_PX, bold=True)
-        self.text(MARGIN, 108, self.fit(_clean(subtitle), width, LABEL_PX), LABEL_PX, colour=MUTED)
-        return 132
+        names = [_clean(name) for name in names]
+        title = self.fit_named(_clean(title), names, width, TITLE_PX, bold=True)
+        self.text(MARGIN, 68, title, TITLE_PX, bold=True)
+        self.text(MARGIN, 110, self.fit_named(_clean(subtitle), names, width, TEXT_PX), TEXT_PX, colour=MUTED)
+        return 134
 
     def box(self, left: float, top: float, width: float, height: float, *, edge: str | None = None) -> None:
         """A rounded panel on the table; framed in ``edge`` when given."""
@@ -614,7 +632,7 @@ class _Page:
         ax.tick_params(
             colors=GRID,
             labelcolor=MUTED,
-            labelsize=SMALL_PX * POINTS_PER_PIXEL,
+            labelsize=TEXT_PX * POINTS_PER_PIXEL,
             labelfontfamily=FONT,
             length=6,
             width=2 * POINTS_PER_PIXEL,
@@ -667,6 +685,25 @@ class _Page:
             else:
                 high = middle - 1
         return text[:low].rstrip() + ELLIPSIS
+
+    def fit_named(self, text: str, names: Sequence[str], width: float, px: float, *, bold: bool = False) -> str:
+        """``text`` at most ``width`` pixels wide: the first of ``names`` in it shortened with "…" (to no fewer
+        than ``NAME_KEPT`` characters) before the text's end is cut (a title keeps "· рейтинг в этом чате")."""
+        if self.measure(text, px, bold=bold) > width:
+            for name in names:
+                head, found, tail = text.partition(name)
+                if not found or len(name) <= NAME_KEPT:
+                    continue
+                low, high = NAME_KEPT, len(name) - 1
+                while low < high:
+                    middle = (low + high + 1) // 2
+                    if self.measure(head + name[:middle].rstrip() + ELLIPSIS + tail, px, bold=bold) <= width:
+                        low = middle
+                    else:
+                        high = middle - 1
+                text = head + name[:low].rstrip() + ELLIPSIS + tail
+                break
+        return self.fit(text, width, px, bold=bold)
 
     def wrap(self, text: str, width: float, px: float, lines: int) -> list[str]:
         """``text`` in at most ``lines`` lines of at most ``width`` pixels; the last one shortened with "…"."""

@@ -6,18 +6,17 @@ card-subtitle = { $how ->
     [abandoned] mecz zatrzymany
    *[target] do { game-points-target }
 } · { $date }
-card-chart = Duże punkty w kolejnych rozdaniach
-card-deal = rozdanie
+card-chart = Duże punkty po rozdaniach
 card-target = cel: { $n }
 card-rating = ranking { $rating } ({ $change })
 card-computer = Komputer
 card-level = poziom: { $level }
-card-moments = Najciekawsze chwile meczu
 card-last-trick = Ostatnia lewa
-card-moment-bingo = Rozdanie { $deal } · { $name }: bingo wzięło dublet atutowy
-card-moment-claim = Rozdanie { $deal } · { $name }: zadeklarowano { doubles }
-card-moment-close = Rozdanie { $deal } · { $name }: talon zamknięty, ale bez 70
-card-moment-made42 = Rozdanie { $deal } · { $name }: kontrakt 42 ugrany
+card-moment = Rozdanie { $deal } · { $name }
+card-moment-bingo = bingo wzięło dublet atutowy
+card-moment-claim = zadeklarowano { doubles }
+card-moment-close = talon zamknięty, ale bez 70
+card-moment-made42 = kontrakt 42 ugrany
 
 ## Captions (HTML)
 

@@ -7,17 +7,16 @@ card-subtitle = { $how ->
    *[target] до { game-points-target }
 } · { $date }
 card-chart = Зачётные очки по партиям
-card-deal = партия
 card-target = цель: { $n }
 card-rating = рейтинг { $rating } ({ $change })
 card-computer = Компьютер
 card-level = уровень: { $level }
-card-moments = Моменты матча
 card-last-trick = Последняя взятка
-card-moment-bingo = Партия { $deal } · { $name }: бинго взяло козырный дубль
-card-moment-claim = Партия { $deal } · { $name }: объявлено { doubles }
-card-moment-close = Партия { $deal } · { $name }: резерв закрыт, но 70 не набрано
-card-moment-made42 = Партия { $deal } · { $name }: контракт 42 выполнен
+card-moment = Партия { $deal } · { $name }
+card-moment-bingo = бинго взяло козырный дубль
+card-moment-claim = объявлено { doubles }
+card-moment-close = резерв закрыт, но 70 не набрано
+card-moment-made42 = контракт 42 выполнен
 
 ## Captions (HTML)
 

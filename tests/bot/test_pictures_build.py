@@ -48,9 +48,10 @@ class TestMatchCard:
         ended = result.record.model_copy(update={"log": lines, "players": players})
         card = build.match_card(I18N["ru"], ended, summary)
         assert card.sides[0].name == "A & <B>"
-        assert [m.text for m in card.moments] == [
-            I18N["ru"]("card-moment-bingo", deal=n, name="A & <B>") for n in (2, 3, 4)
+        assert [m.heading for m in card.moments] == [
+            I18N["ru"]("card-moment", deal=n, name="A & <B>") for n in (2, 3, 4)
         ]
+        assert {(m.player, m.text) for m in card.moments} == {("A & <B>", I18N["ru"]("card-moment-bingo"))}
         assert all(m.tiles == ((0, 0), (5, 5)) for m in card.moments)
         assert card.deals == ((1, 0), (2, 0), (3, 0), (4, 0))
 
@@ -86,6 +87,6 @@ class TestRatingChart:
         chart = build.rating_chart(tr, "Ala <3", log, in_chat=False)
         assert chart is not None
         assert chart.ratings == (1500, 1516, 1500, 1500) and chart.won == (True, False, True)
-        assert chart.title == tr("chart-title-all", name="Ala <3")
+        assert chart.title == tr("chart-title-all", name="Ala <3") and chart.name == "Ala <3"
         assert chart.summary == tr("chart-summary", rating="1500", best="1516", n=3)
 

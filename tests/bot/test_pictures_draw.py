@@ -12,14 +12,17 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 from PIL import Image
 
+from bot.models import Lang, Player
 from bot.pictures import draw as drawing
 from bot.pictures.cards import MatchCard, Moment, Picture, RatingChart, Side, size_of
 from bot.pictures.draw import PIPS, draw, draw_domino, render, to_png
+from tests import readme_pictures
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -40,13 +43,11 @@ def card_ru() -> MatchCard:
         target=7,
         deals=((1, 0), (1, 2), (3, 2), (4, 2), (4, 3), (6, 3), (7, 3)),
         chart_title="Очки по сдачам",
-        deal_label="сдача",
         target_label="цель 7",
-        moments_title="Моменты матча",
         moments=(
-            Moment("bingo", "Сдача 2 · Аня: бинго взяло козырный дубль", ((0, 0), (6, 6))),
-            Moment("close", f"Сдача 4 · {LONG_RU}: закрытие не удалось"),
-            Moment("claim", "Сдача 6 · Аня: заявка на 7 дублей сыграла", CLAIM),
+            Moment("bingo", "Партия 2 · Аня", "Аня", "бинго взяло козырный дубль", ((0, 0), (6, 6))),
+            Moment("close", f"Партия 4 · {LONG_RU}", LONG_RU, "резерв закрыт, но 70 не набрано"),
+            Moment("claim", "Партия 6 · Аня", "Аня", "объявлено 7 дублей", CLAIM),
         ),
         last_trick_title="Последняя взятка",
     )
@@ -63,13 +64,11 @@ def card_pl() -> MatchCard:
         target=7,
         deals=((1, 0), (1, 1), (2, 1), (2, 3), (3, 3), (4, 3), (4, 5), (4, 7)),
         chart_title="Znaczniki po rozdaniach",
-        deal_label="rozdanie",
         target_label="cel 7",
-        moments_title="Najważniejsze chwile",
         moments=(
-            Moment("made42", "Rozdanie 3 · Łukasz Żółć: licytacja 42 ugrana", ((6, 4), (5, 5), (3, 2))),
-            Moment("claim", "Rozdanie 5 · Łukasz Żółć: zgłoszenie 6 dubletów się udało", CLAIM[:6]),
-            Moment("close", f"Rozdanie 7 · {LONG_PL}: zamknięcie się nie udało"),
+            Moment("made42", "Rozdanie 3 · Łukasz Żółć", "Łukasz Żółć", "kontrakt 42 ugrany", ((6, 4), (5, 5), (3, 2))),
+            Moment("claim", "Rozdanie 5 · Łukasz Żółć", "Łukasz Żółć", "zadeklarowano 6 dubletów", CLAIM[:6]),
+            Moment("close", f"Rozdanie 7 · {LONG_PL}", LONG_PL, "talon zamknięty, ale bez 70 — Zażółć gęślą jaźń"),
         ),
         last_trick_title="Ostatnia lewa — ĄĆĘŁŃÓŚŹŻ",
     )
@@ -100,29 +99,39 @@ def variants(card: MatchCard) -> dict[str, MatchCard]:
             target_label=card.target_label.replace("7", "250"),
             deals=((120, 130), (249, 250)),
         ),
+        "long-subtitle": replace(
+            card,
+            sides=(card.sides[0], replace(card.sides[1], name=WIDE)),
+            subtitle=f"{WIDE} — {card.subtitle}",
+        ),
         "tileless-moments": replace(
             card, moments=(replace(card.moments[0], tiles=()), replace(card.moments[2], tiles=()))
         ),
     }
 
 
-def chart(lang: str, count: int) -> RatingChart:
+CHART_NAMES = {"ru": "Аня", "pl": "Łukasz Żółć"}
+
+
+def chart(lang: str, count: int, name: str | None = None) -> RatingChart:
     """A rating chart of ``count`` values in ``lang``: wins and losses alternating in a fixed pattern."""
     won = tuple(index % 3 != 1 for index in range(count - 1))
     ratings = [1500]
     for index, win in enumerate(won):
         ratings.append(ratings[-1] + (8 + index % 7 if win else -(10 + index % 5)))
     title, summary, label = {
-        "ru": ("Рейтинг Аня — в этом чате", "Сейчас {} · лучший {} · {} матчей", "матчи"),
-        "pl": ("Ranking Łukasza Żółcia — na tym czacie", "Teraz {} · najlepszy {} · {} meczów", "mecze"),
+        "ru": ("{} · рейтинг в этом чате", "Сейчас {} · лучший {} · {} матчей", "матчи"),
+        "pl": ("{} · ranking w tym czacie", "Teraz {} · najlepszy {} · {} meczów", "mecze"),
     }[lang]
+    name = CHART_NAMES[lang] if name is None else name
     return RatingChart(
         lang=lang,
-        title=title,
+        title=title.format(name),
         ratings=tuple(ratings),
         won=won,
         match_label=label,
         summary=summary.format(ratings[-1], max(ratings), count - 1),
+        name=name,
     )
 
 
@@ -207,6 +216,43 @@ def assert_layout(picture: Picture) -> Figure:
     return figure
 
 
+LEAST_PX = 30
+"""No text on a picture is smaller, at 1280 px wide (a phone shows it about 360 px wide: 8.5 px)."""
+
+
+def drawn_text_sizes(picture: Picture) -> list[tuple[str, float]]:
+    """Every text the picture draws, with its size in pixels on a 1280 px wide picture (``text_sizes``)."""
+    return text_sizes(render(picture))
+
+
+def text_sizes(figure: Figure) -> list[tuple[str, float]]:
+    """Every text the figure draws, with its size in pixels on a 1280 px wide picture: the strings the renderer
+    is asked to draw, at the font size it is given (points * dpi / 72); every visible matplotlib ``Text`` of the
+    figure is among them, at its own font size."""
+    canvas = figure.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    scale = 1280 / (figure.get_figwidth() * figure.dpi)
+    drawn: list[tuple[str, float]] = []
+    draw_text = renderer.draw_text
+
+    def recording(gc: object, x: float, y: float, text: str, prop: FontProperties, *args: object, **kw: object) -> None:
+        drawn.append((text, prop.get_size_in_points() * renderer.dpi / 72 * scale))
+        draw_text(gc, x, y, text, prop, *args, **kw)
+
+    renderer.draw_text = recording
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        canvas.draw()  # type: ignore[no-untyped-call]
+    artists = [
+        (text.get_text(), float(text.get_fontsize()) * figure.dpi / 72 * scale)
+        for text in figure.findobj(Text)
+        if isinstance(text, Text) and text.get_visible() and text.get_text().strip()
+    ]
+    assert artists and all(artist in drawn for artist in artists), (artists, drawn)
+    return drawn
+
+
 def shrunk(box: Bbox) -> Bbox:
     """The box a pixel smaller on every side: texts that merely touch do not overlap."""
     return Bbox.from_extents(box.x0 + 1, box.y0 + 1, box.x1 - 1, box.y1 - 1)
@@ -255,28 +301,25 @@ class TestMatchCard:
         assert card.target_label in " ".join(shown)
 
     @pytest.mark.parametrize("lang", CARDS)
-    def test_sizes(self, lang: str) -> None:
-        """Names and scores are at least 36 px high, every other text at least 22 px (the card is seen ~360 px
-        wide)."""
+    def test_names_and_scores_bigger(self, lang: str) -> None:
+        """Each side's name (whole or shortened) and score are at least 36 px high (every text is at least 30:
+        ``TestTextSizes``)."""
         card = CARDS[lang]()
-        names = [side.name for side in card.sides]
-        scores = [str(side.score) for side in card.sides]
-        figure = render(card)
-        canvas = figure.axes[0].texts
-        for text in texts_of(figure):
-            label = text.get_text()
-            shortened_name = label.endswith("…") and any(name.startswith(label[:-1]) for name in names)
-            on_the_side = text in canvas and (label in names or label in scores or shortened_name)
-            least = 36 if on_the_side else 22
-            assert float(text.get_fontsize()) / drawing.POINTS_PER_PIXEL >= least - 1e-6, label
+        sizes = drawn_text_sizes(card)
+        for side in card.sides:
+            shortened = [label for label, _ in sizes if label[-1] == "…" and side.name.startswith(label[:-1])]
+            name = [px for label, px in sizes if label in (side.name, *shortened)]
+            score = [px for label, px in sizes if label == str(side.score)]
+            assert name and max(name) >= 36 - 1e-6, side.name
+            assert score and max(score) >= 36 - 1e-6, side.score
 
     def test_latest_moments(self) -> None:
         """Of more than MOMENTS moments, the latest are shown."""
         card = card_ru()
-        extra = Moment("made42", "Сдача 1 · самый первый момент")
+        extra = Moment("made42", "Партия 1 · Аня", "Аня", "самый первый момент")
         shown = [text.get_text() for text in texts_of(render(replace(card, moments=(extra, *card.moments))))]
         assert not any("первый" in text for text in shown)
-        assert any("Сдача 6" in text for text in shown)
+        assert any("Партия 6" in text for text in shown)
 
     def test_wide_names(self) -> None:
         """Two 32-letter names of the widest letters are both shortened with "…" and fit beside their scores."""
@@ -346,6 +389,15 @@ class TestRatingChart:
         assert all(float(tick).is_integer() and 0 <= tick <= count - 1 for tick in ticks)
         low, high = chart_axes.get_ylim()
         assert low < min(picture.ratings) and max(picture.ratings) < high
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_long_name(self, lang: str) -> None:
+        """A long name in the title is shortened with "…", and what follows it is kept."""
+        picture = chart(lang, 12, WIDE)
+        shown = [text.get_text() for text in texts_of(assert_layout(picture))]
+        rest = picture.title.removeprefix(WIDE)
+        (title,) = [text for text in shown if text.endswith(rest)]
+        assert title.startswith("ШШШШШШ") and title.removesuffix(rest).endswith("…")
 
     @pytest.mark.parametrize("lang", CARDS)
     def test_deterministic(self, lang: str) -> None:
@@ -440,3 +492,47 @@ class TestDomino:
         assert not np.all(pixels == rgb(drawing.IVORY), axis=2).any()
         assert np.all(pixels == rgb(drawing.BACK), axis=2).sum() > 1000
         assert pips_on_halves(pixels, vertical=vertical) == (0, 0)
+
+
+SEEDED = [
+    ("ru", "bingo", (readme_pictures.ANYA, readme_pictures.PIOTR), 7),
+    ("pl", "42", (Player(id=1, name=LONG_PL), Player(id=2, name="Łukasz Żółć")), 3),
+    ("ru", "bingo-classic", (Player(id=1, name=LONG_RU), Player(id=2, name=WIDE)), 11),
+    ("pl", "bingo-domino", (Player(id=1, name=WIDE), Player(id=2, name="Ola")), 5),
+]
+
+
+class TestTextSizes:
+    """No text on the card or the chart is under 30 px at 1280 px wide: measured on what matplotlib draws."""
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_every_layout(self, lang: str) -> None:
+        """Every layout of the card, and charts of 2 to 50 values."""
+        pictures: list[Picture] = [*variants(CARDS[lang]()).values(), *(chart(lang, n) for n in (2, 3, 12, 50))]
+        for picture in pictures:
+            sizes = drawn_text_sizes(picture)
+            assert min(px for _, px in sizes) >= LEAST_PX - 1e-6, min(sizes, key=lambda item: item[1])
+
+    @pytest.mark.parametrize(
+        ("lang", "preset", "players", "seed"), SEEDED, ids=[f"{lang}-{preset}" for lang, preset, _, _ in SEEDED]
+    )
+    async def test_seeded_matches(self, lang: Lang, preset: str, players: tuple[Player, Player], seed: int) -> None:
+        """The card and the chart of seeded matches played through the service (long names among them): every
+        text at least 30 px, none overlapping another or leaving the picture."""
+        card, rating_chart = await readme_pictures.pictures(seed, lang=lang, preset=preset, players=players, matches=3)
+        for picture in (card, rating_chart):
+            sizes = drawn_text_sizes(picture)
+            assert len(sizes) >= 8
+            assert min(px for _, px in sizes) >= LEAST_PX - 1e-6, min(sizes, key=lambda item: item[1])
+            assert_layout(picture)
+
+    def test_measures_what_is_drawn(self) -> None:
+        """The measure would see a smaller text: a tick label or a text set at 20 px is reported at 20 px, and
+        still at 20 px on the figure drawn at half the dpi (the sizes are taken at 1280 px wide)."""
+        figure = render(card_ru())
+        figure.axes[1].tick_params(labelsize=20 * drawing.POINTS_PER_PIXEL)
+        figure.axes[0].text(10, 10, "tiny", fontsize=20 * drawing.POINTS_PER_PIXEL)
+        sizes = dict(text_sizes(figure))
+        assert sizes["tiny"] == pytest.approx(20) and sizes["1"] == pytest.approx(20)
+        figure.set_dpi(drawing.DPI / 2)
+        assert dict(text_sizes(figure))["tiny"] == pytest.approx(20)
