@@ -27,6 +27,7 @@ from matplotlib.ft2font import FT2Font
 from matplotlib.patches import Circle, FancyBboxPatch, Patch
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import offset_copy
 from PIL import Image
 
 from bot.pictures.cards import MOMENTS, Domino, MatchCard, Moment, Picture, RatingChart, Side, size_of
@@ -49,6 +50,9 @@ SEAT_COLOURS = ("#6CC6F7", "#FF9C7A")
 """The two players' lines in the deal-by-deal chart and the stripes that tie them to their boxes."""
 SEAT_MARKERS = ("o", "D")
 """Their markers too differ, for readers who do not tell the two colours apart."""
+MARKER_HALF_WIDTHS = {"o": 0.5, "D": math.sqrt(0.5)}
+"""How far each marker reaches left and right of its point, in marker sizes (matplotlib's diamond is a unit
+square turned by 45°)."""
 WIN = "#86E08E"
 """A won match in the rating chart (an upward triangle)."""
 LOSS = "#FF9494"
@@ -383,21 +387,27 @@ def _deals_chart(page: _Page, card: MatchCard, left: float, top: float, width: f
         zorder=4,
         **page.style(TEXT_PX, bold=True),
     )
-    marker = (16 if deals <= 12 else 11) * POINTS_PER_PIXEL
+    marker = 16 if deals <= 12 else 11
+    # Where both have the same score one marker would hide the other: there the two stand side by side, touching
+    # at the point, the first player's on the left (each shifted by its half-width and its edge).
+    tied = [number for number, (first, second) in enumerate(card.deals, start=1) if first == second]
     for seat in range(2):
-        ax.plot(
-            xs,
-            [0, *(deal[seat] for deal in card.deals)],
-            color=SEAT_COLOURS[seat],
-            linewidth=4 * POINTS_PER_PIXEL,
-            marker=SEAT_MARKERS[seat],
-            markevery=list(range(1, deals + 1)),
-            markersize=marker * (0.9 if seat else 1),
-            markeredgecolor=PANEL,
-            markeredgewidth=2 * POINTS_PER_PIXEL,
-            zorder=3 + seat,
-            clip_on=False,
-        )
+        size = marker * (0.9 if seat else 1)
+        style: dict[str, Any] = {
+            "color": SEAT_COLOURS[seat],
+            "marker": SEAT_MARKERS[seat],
+            "markersize": size * POINTS_PER_PIXEL,
+            "markeredgecolor": PANEL,
+            "markeredgewidth": 2 * POINTS_PER_PIXEL,
+            "clip_on": False,
+        }
+        scores = [0, *(deal[seat] for deal in card.deals)]
+        shown = [number for number in range(1, deals + 1) if number not in tied]
+        ax.plot(xs, scores, linewidth=4 * POINTS_PER_PIXEL, markevery=shown, zorder=3 + seat, **style)
+        if tied:
+            half_width = size * (MARKER_HALF_WIDTHS[SEAT_MARKERS[seat]]) + 1
+            shift = offset_copy(ax.transData, fig=page.figure, x=half_width if seat else -half_width, units="dots")
+            ax.plot(tied, [scores[number] for number in tied], linestyle="none", transform=shift, zorder=5, **style)
 
 
 def _integer_ticks(ax: Axes, axis: Literal["x", "y"], low: int, high: int, most: int) -> None:

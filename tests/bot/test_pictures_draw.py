@@ -313,6 +313,23 @@ class TestMatchCard:
             assert name and max(name) >= 36 - 1e-6, side.name
             assert score and max(score) >= 36 - 1e-6, side.score
 
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_tied_scores(self, lang: str) -> None:
+        """Where both players have the same score, both markers show (before, the second hid the first): near each
+        tied point, each seat's colour covers at least 40% of a marker (the lines lie on each other from deal 1 to
+        4, so there only the markers can show the first player's colour)."""
+        card = replace(CARDS[lang](), deals=((1, 1), (2, 2), (3, 3), (4, 4), (5, 4), (7, 4)))
+        figure = render(card)
+        pixels = np.asarray(image_of(to_png(figure)))
+        chart_axes = figure.axes[1]
+        least = 0.4 * np.pi * (16 / 2) ** 2
+        for deal in (1, 2, 3, 4):
+            x, y = chart_axes.transData.transform((deal, deal))
+            column, row = round(float(x)), pixels.shape[0] - round(float(y))
+            near = pixels[row - 25 : row + 26, column - 25 : column + 26]
+            for colour in drawing.SEAT_COLOURS:
+                assert np.all(near == rgb(colour), axis=2).sum() >= least, (deal, colour)
+
     def test_latest_moments(self) -> None:
         """Of more than MOMENTS moments, the latest are shown."""
         card = card_ru()
