@@ -29,8 +29,8 @@ from bot.clock import Clock, FileClock
 from bot.config import Settings, StartupError
 from bot.delivery import Delivery, Ledger, Passes
 from bot.i18n import I18n
-from bot.limits import Budget, SharedLimiter
-from bot.middlewares import LanguageMiddleware, UpdateMiddleware
+from bot.limits import Budget, CommandFlood, SharedLimiter
+from bot.middlewares import CommandFloodMiddleware, LanguageMiddleware, UpdateMiddleware
 from bot.models import LANGS
 from bot.outbox import LimitMiddleware, Outbox
 from bot.pictures.painter import Painter
@@ -151,7 +151,9 @@ def create_outbox(settings: Settings, bot: Bot, services: Services, clock: Clock
     )
 
 
-def create_dispatcher(services: Services, presenter: Presenter, i18n: I18n, painter: Painter | None) -> Dispatcher:
+def create_dispatcher(
+    services: Services, presenter: Presenter, i18n: I18n, painter: Painter | None, flood: CommandFlood
+) -> Dispatcher:
     """The dispatcher: the services and the presenter as the handlers' parameters; de-duplication and the log
     line around every update; the languages around every handler. No FSM: the state of everything lives in
     Redis, and aiogram's per-update FSM context costs CPU."""
@@ -170,8 +172,10 @@ def create_dispatcher(services: Services, presenter: Presenter, i18n: I18n, pain
     dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n))
     languages = LanguageMiddleware(services.chats, i18n)
     router = build_router()
+    router.message.middleware(CommandFloodMiddleware(flood, languages))
     router.message.middleware(languages)
     router.callback_query.middleware(languages)
+    router.my_chat_member.middleware(languages)
     dispatcher.include_router(router)
     return dispatcher
 
@@ -198,7 +202,9 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                         sleep=clock.sleep, shared=settings.webhook_url is not None)  # fmt: skip
     presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username)
-    dispatcher = create_dispatcher(services, presenter, i18n, painter)
+    flood = CommandFlood(services.stores.budgets, limit=settings.command_limit, window=settings.command_window,
+                         clock=clock.shared)  # fmt: skip
+    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood)
     Timers(services, presenter, clock).register(services.scheduler)
     await adopt_jobs(services)
     await delivery.resume()

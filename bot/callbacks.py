@@ -70,6 +70,12 @@ class LangCb(CallbackData, prefix="l"):
     lang: str
 
 
+class GreetingLangCb(CallbackData, prefix="lg"):
+    """A language button under the group's greeting (which a press keeps, in the language chosen)."""
+
+    lang: str
+
+
 MAX_CALLBACK_BYTES = 64
 
 

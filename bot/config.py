@@ -57,6 +57,11 @@ class Settings(BaseSettings):
     """The window of GROUP_BUDGET, in seconds."""
     private_gap: float = 1.0
     """Seconds between two messages or edits in one private chat."""
+    command_limit: int = 5
+    """Commands of one member a group answers in COMMAND_WINDOW seconds; the rest get no reply (the first of
+    them a short notice), so one member's flood never spends the group's budget that the table needs."""
+    command_window: float = 60.0
+    """The window of COMMAND_LIMIT, in seconds."""
     log_level: str = "INFO"
     """DEBUG, INFO, WARNING or ERROR."""
     webhook_url: str | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import ComputerCb, JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
+from bot.callbacks import ComputerCb, GreetingLangCb, JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
 from bot.games import Button, game_of, rows_of
 from bot.i18n import Translator
 from bot.lean import keyboard_json
@@ -94,12 +94,14 @@ def surrender_keyboard(tr: Translator, match_id: str, user_id: int) -> InlineKey
     )
 
 
-def lang_keyboard(tr: Translator) -> InlineKeyboardMarkup:
+def lang_keyboard(tr: Translator, *, greeting: bool = False) -> InlineKeyboardMarkup:
+    """The two languages; ``greeting``: under the group's greeting (which a press keeps, in the language chosen)."""
+    data: type[LangCb | GreetingLangCb] = GreetingLangCb if greeting else LangCb
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
-                InlineKeyboardButton(text=tr("btn-lang-ru"), callback_data=LangCb(lang="ru").pack()),
-                InlineKeyboardButton(text=tr("btn-lang-pl"), callback_data=LangCb(lang="pl").pack()),
+                InlineKeyboardButton(text=tr("btn-lang-ru"), callback_data=data(lang="ru").pack()),
+                InlineKeyboardButton(text=tr("btn-lang-pl"), callback_data=data(lang="pl").pack()),
             ]
         ]
     )

@@ -18,6 +18,7 @@ down.
 
 from __future__ import annotations
 
+import enum
 import logging
 import secrets
 from collections import deque
@@ -27,6 +28,7 @@ from typing import Protocol
 
 from redis.exceptions import RedisError
 
+from bot.storage.base import StorageUnavailable
 from bot.storage.budgets import BudgetStore
 
 log = logging.getLogger(__name__)
@@ -172,3 +174,34 @@ class SharedLimiter:
         # the window's margin is all there is for the delay there.
         if self._down:
             self._local.done(chat_id)
+
+
+class Flood(enum.Enum):
+    """What becomes of one member's command in a group (``CommandFlood``)."""
+
+    ANSWER = 0
+    NOTICE = 1
+    """The first one over the limit: no answer, a single short notice."""
+    SILENT = 2
+
+
+class CommandFlood:
+    """One member's commands in a group: at most ``limit`` answered in any ``window`` seconds, counted in Redis
+    (every process shares the count). When Redis does not answer, the command is answered: the handler then
+    says what it can."""
+
+    def __init__(self, store: BudgetStore, *, limit: int, window: float, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+
+    async def take(self, chat_id: int, user_id: int) -> Flood:
+        try:
+            found = await self.store.take_command(
+                chat_id, user_id, now_ms=self.clock() * 1000, window_ms=self.window * 1000, limit=self.limit,
+                member=secrets.token_hex(8),
+            )  # fmt: skip
+        except (RedisError, StorageUnavailable):
+            return Flood.ANSWER
+        return Flood(found)

@@ -18,12 +18,14 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 from redis.exceptions import RedisError
 
 from bot.i18n import I18n, Translator
+from bot.limits import CommandFlood, Flood
 from bot.models import pick_lang
 from bot.routers.common import GROUP_TYPES, rejection_text
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.storage.base import StorageUnavailable
 from bot.storage.updates import UpdateMarks
+from bot.texts import user_text
 
 log = logging.getLogger("bot.updates")
 
@@ -160,3 +162,38 @@ class LanguageMiddleware(BaseMiddleware):
         if user is None:
             return self.i18n[pick_lang(None)]
         return self.i18n[await self.chats.user_lang(user.id, user.language_code)]
+
+
+class CommandFloodMiddleware(BaseMiddleware):
+    """In a group, a member's commands over the limit (``CommandFlood``) are not handled: no answer, and for the
+    first of them one short notice in the chat's language. Around the message handlers, outside the languages
+    (a command left unanswered looks nothing up)."""
+
+    def __init__(self, flood: CommandFlood, languages: LanguageMiddleware) -> None:
+        self.flood = flood
+        self.languages = languages
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        user = event.from_user if isinstance(event, Message) else None
+        if (
+            not isinstance(event, Message)
+            or user is None
+            or event.chat.type not in GROUP_TYPES
+            or not (event.text or "").startswith("/")
+        ):
+            return await handler(event, data)
+        verdict = await self.flood.take(event.chat.id, user.id)
+        if verdict is Flood.ANSWER:
+            return await handler(event, data)
+        log_ctx = data.get("log_ctx")
+        if log_ctx is not None:
+            log_ctx["result"] = "flood"
+        if verdict is Flood.NOTICE:
+            tr = await self.languages.chat_tr(event.chat, user)
+            await event.reply(tr("flood-notice", name=user_text(user.full_name)))
+        return None

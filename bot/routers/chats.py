@@ -8,6 +8,8 @@ from typing import Any
 from aiogram import F, Router
 from aiogram.types import ChatMemberUpdated, Message
 
+from bot.i18n import Translator
+from bot.keyboards import lang_keyboard
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES
 from bot.services.chats import Chats
@@ -17,16 +19,25 @@ GONE = ("left", "kicked")
 
 
 async def membership(
-    update: ChatMemberUpdated, chats: Chats, records: Records, presenter: Presenter, log_ctx: dict[str, Any]
+    update: ChatMemberUpdated,
+    chats: Chats,
+    records: Records,
+    presenter: Presenter,
+    tr: Translator,
+    log_ctx: dict[str, Any],
 ) -> None:
-    """The bot's own membership changed: in a group, its matches go on in private while it is out;
-    in private, the user blocked the bot (or unblocked it: their panels come back)."""
+    """The bot's own membership changed: in a group, its matches go on in private while it is out, and once
+    added it greets the group (once a day at most); in private, the user blocked the bot (or unblocked it:
+    their panels come back)."""
     gone = update.new_chat_member.status in GONE
     log_ctx["action"] = "left" if gone else "joined"
     chat = update.chat
     if chat.type in GROUP_TYPES:
         if await chats.set_group_gone(chat.id, gone) and not gone:
             presenter.show_matches(await records.chat_matches(chat.id))
+        added = not gone and update.old_chat_member.status in GONE
+        if added and await chats.greet_once(chat.id):
+            await presenter.send(chat.id, tr("greeting"), lang_keyboard(tr, greeting=True))
         return
     user = update.from_user
     if not await chats.set_blocked(user.id, gone) or gone:

@@ -14,7 +14,17 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot import keyboards, render
-from bot.callbacks import ClaimWinCb, ComputerCb, JoinCb, LangCb, MoveCb, SurrenderCb, WithdrawCb, move_filter
+from bot.callbacks import (
+    ClaimWinCb,
+    ComputerCb,
+    GreetingLangCb,
+    JoinCb,
+    LangCb,
+    MoveCb,
+    SurrenderCb,
+    WithdrawCb,
+    move_filter,
+)
 from bot.i18n import I18n, Translator
 from bot.models import LANGS, LEVELS, Lang, Level, MatchRecord, Rejection
 from bot.presenter import Presenter
@@ -316,7 +326,12 @@ async def lang_command(message: Message, tr: Translator) -> None:
 
 
 async def set_lang(
-    query: CallbackQuery, callback_data: LangCb, chats: Chats, presenter: Presenter, i18n: I18n, tr: Translator
+    query: CallbackQuery,
+    callback_data: LangCb | GreetingLangCb,
+    chats: Chats,
+    presenter: Presenter,
+    i18n: I18n,
+    tr: Translator,
 ) -> None:
     user = query.from_user
     message = query.message
@@ -330,7 +345,11 @@ async def set_lang(
         await chats.update_profile(user.id, lang=lang)
     chosen = i18n[lang]
     await query.answer(chosen("lang-set"))
-    if message is not None:
+    if message is not None and isinstance(callback_data, GreetingLangCb) and message.chat.type in GROUP_TYPES:
+        # The greeting stays, now in the group's language, with its buttons (to switch back).
+        markup = keyboards.lang_keyboard(chosen, greeting=True)
+        presenter.edit(message.chat.id, message.message_id, chosen("greeting"), markup)
+    elif message is not None:
         presenter.edit(message.chat.id, message.message_id, chosen("lang-set"))
 
 
@@ -353,6 +372,7 @@ def build() -> Router:
     router.callback_query.register(claim_win, ClaimWinCb.filter())
     router.message.register(lang_command, Command("lang"))
     router.callback_query.register(set_lang, LangCb.filter(F.lang.in_(LANGS)))
+    router.callback_query.register(set_lang, GreetingLangCb.filter(F.lang.in_(LANGS)))
     return router
 
 

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 FLAG_TTL = 5.0
 """Seconds a flag this process read or wrote is trusted before it is read again."""
 FLAGS_KEPT = 65536
+GREET_AGAIN_AFTER = 86400
+"""Seconds after a greeting in which the bot, removed and added again, does not greet the group again."""
 
 
 class Chats:
@@ -93,6 +95,10 @@ class Chats:
         """Mark (or clear) a group as having removed the bot; whether that changed anything."""
         self._flags.pop(("gone", chat_id), None)
         return await self.store.set_gone(chat_id, gone)
+
+    async def greet_once(self, chat_id: int) -> bool:
+        """Whether the bot, just added to the group, greets it: once a day at most (re-added in a day: no)."""
+        return await self.store.greet_once(chat_id, GREET_AGAIN_AFTER)
 
     async def is_blocked(self, user_id: int) -> bool:
         """Whether the user blocked the bot (their panels then wait for /hand)."""

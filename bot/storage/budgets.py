@@ -37,6 +37,29 @@ end
 return 0
 """
 
+# One member's commands in a group: at most ARGV[3] answered in any ARGV[2] ms (a sliding window), and a
+# single notice when the first one over goes unanswered. KEYS: 1 the window (sorted set of the answered
+# commands by time, ms), 2 the notice was given (a string that lives until the window has room again); both in
+# the chat's slot. ARGV: 1 now (ms), 2 the window (ms), 3 the limit, 4 a member unique to this command.
+# Returns 0: answer it (it is counted); 1: the first one over, give the notice; 2: say nothing.
+TAKE_COMMAND = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(window) + 1000)
+  redis.call('DEL', KEYS[2])
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+local room = math.max(1, math.ceil(tonumber(oldest[2]) + window - now))
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', room) then return 1 end
+return 2
+"""
+
 
 class BudgetStore(Store):
     """The sliding windows of the calls made to each chat."""
@@ -44,6 +67,7 @@ class BudgetStore(Store):
     def __init__(self, redis: Any, keys: Keys) -> None:
         super().__init__(redis, keys)
         self._take = self.script(TAKE_SLOT)
+        self._command = self.script(TAKE_COMMAND)
 
     async def take(
         self, chat_id: int, *, now_ms: float, window_ms: float, limit: int, edit_gap_ms: float | None, member: str
@@ -61,3 +85,11 @@ class BudgetStore(Store):
         ]
         keys = [self.keys.limits(chat_id), self.keys.limits_edit(chat_id)]
         return float(await self._take(keys=keys, args=args))
+
+    async def take_command(
+        self, chat_id: int, user_id: int, *, now_ms: float, window_ms: float, limit: int, member: str
+    ) -> int:
+        """Count one member's command in a group if fewer than ``limit`` were answered in ``window_ms``: 0.
+        Else 1 for the first one over (the member is told once), 2 for the rest until the window has room."""
+        keys = [self.keys.commands(chat_id, user_id), self.keys.commands_noticed(chat_id, user_id)]
+        return int(await self._command(keys=keys, args=[repr(now_ms), repr(window_ms), limit, member]))

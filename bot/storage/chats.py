@@ -56,6 +56,10 @@ class ChatStore(Store):
             return bool(await self.call(self.redis.set(key, "1", nx=True)))
         return bool(await self.call(self.redis.delete(key)))
 
+    async def greet_once(self, chat_id: int, ttl: int) -> bool:
+        """Whether the group is to be greeted now: not greeted in the last ``ttl`` seconds (then marked)."""
+        return bool(await self.call(self.redis.set(self.keys.greeted(chat_id), "1", nx=True, ex=ttl)))
+
     def chat_keys(self, old: int, new: int) -> list[tuple[str, str]]:
         """The keys of this kind that move when chat ``old`` becomes ``new``: its settings."""
         return [(self.keys.chat_settings(old), self.keys.chat_settings(new))]

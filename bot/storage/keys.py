@@ -54,6 +54,18 @@ class Keys:
         """Hash: the match version at which the turn clock last reminded (``r``) or offered the win (``o``)."""
         return f"{self.prefix}:{{m:{match_id}}}:clock"
 
+    def commands(self, chat_id: int, user_id: int) -> str:
+        """Sorted set: a member's commands answered in a group in the last window, by time (ms)."""
+        return f"{self.prefix}:cmd:{{c:{chat_id}}}:{user_id}"
+
+    def commands_noticed(self, chat_id: int, user_id: int) -> str:
+        """String with a TTL: the member was told their commands go unanswered until the window has room."""
+        return f"{self.prefix}:cmd:{{c:{chat_id}}}:{user_id}:told"
+
+    def greeted(self, chat_id: int) -> str:
+        """String with a TTL: the bot greeted the group when it was added (not again within the TTL)."""
+        return f"{self.prefix}:greeted:{chat_id}"
+
     def gone(self, chat_id: int) -> str:
         """String: the group removed the bot (its matches go on in private)."""
         return f"{self.prefix}:gone:{chat_id}"

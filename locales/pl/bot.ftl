@@ -347,3 +347,13 @@ words-level-normal = średni, sredni, normalny
 words-level-hard = trudny
 toast-computer-creator-only = Zagrać z komputerem zamiast tego wyzwania może tylko autor wyzwania.
 cmd-play-computer = Mecz z komputerem (Bingo albo 42)
+
+## A member's flood of commands in a group (the first one left unanswered)
+
+flood-notice = { $name }, za dużo poleceń naraz — odpowiem znowu za minutę.
+
+## The greeting when the bot is added to a group (once a day at most)
+
+greeting = 👋 Cześć! Prowadzę tu mecze domina „Bingo” i „42” we dwoje: każdy dostaje swoje kamienie na prywatnym czacie, a grupa widzi stół i wynik.
+    Zacznij: /play — wyzwanie dla wszystkich, /play bot — mecz z komputerem. Zasady: /rules, pomoc: /help.
+    Administratorzy mogą wybrać język grupy przyciskami poniżej.

@@ -346,3 +346,13 @@ words-level-normal = средний, нормальный
 words-level-hard = сильный, сложный, трудный
 toast-computer-creator-only = Сыграть с компьютером вместо этого вызова может только автор вызова.
 cmd-play-computer = Матч с компьютером (Бинго или 42)
+
+## A member's flood of commands in a group (the first one left unanswered)
+
+flood-notice = { $name }, слишком много команд подряд — отвечу снова через минуту.
+
+## The greeting when the bot is added to a group (once a day at most)
+
+greeting = 👋 Привет! Я веду здесь матчи в домино «Бинго» и «42» на двоих: свои камни каждый получает в личке, а группа смотрит стол и счёт.
+    Начать: /play — вызов для всех, /play бот — матч с компьютером. Правила: /rules, помощь: /help.
+    Администраторы могут выбрать язык группы кнопками ниже.

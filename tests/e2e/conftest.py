@@ -22,6 +22,9 @@ from tests.redis_server import redis_url
 # same limiter on a compressed clock (20 per 2 s) and check it on that clock.
 GROUP_WINDOW = 2.0
 GROUP_BUDGET = 20
+COMMAND_LIMIT = 1000
+"""One member's commands answered per minute: out of the way of tests that send many (test_names sends seven in a
+row); the flood tests set the real five (test_limits, test_real_limits)."""
 
 
 @pytest.fixture
@@ -37,7 +40,10 @@ async def running_bot(
     everything on exit."""
     url = redis_at or redis_url()
     redis = create_redis(url)
-    limits: dict[str, object] = {"group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02}
+    limits: dict[str, object] = {
+        "group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02,
+        "command_limit": COMMAND_LIMIT,
+    }  # fmt: skip
     settings = Settings(
         bot_token="123456:TEST-token",
         telegram_api_base=fake.base,

@@ -36,6 +36,7 @@ def bot_env(**settings: str | None) -> dict[str, str]:
             "GROUP_WINDOW": "2",
             "GROUP_BUDGET": "20",
             "PRIVATE_GAP": "0.02",
+            "COMMAND_LIMIT": "1000",  # as in conftest
         }
     )
     for name, value in settings.items():
@@ -57,6 +58,8 @@ SETTING_NAMES = frozenset(
         "FINISHED_TTL",
         "ACTIVE_TTL",
         "GROUP_BUDGET",
+        "COMMAND_LIMIT",
+        "COMMAND_WINDOW",
         "GROUP_WINDOW",
         "PRIVATE_GAP",
         "LOG_LEVEL",

@@ -76,17 +76,36 @@ class TestCommandReplies:
     """Command replies share the group's one budget, and a 429 on one is waited out."""
 
     async def test_a_burst_of_commands(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
-        """30 commands at once in a group: 30 replies, never more than the budget in a window."""
+        """30 commands at once in a group from six members (five each, as many as one member gets answered in a
+        window): 30 replies, never more than the budget in a window."""
         async with running_bot(fake, prefix) as app:
             tr = app.presenter.i18n["ru"]
-            for _ in range(30):
-                fake.send_text(ANN, GROUP, "/help")
+            members = [FakeUser(1100 + i, f"M{i}", f"member{i}", "ru") for i in range(6)]
+            for _ in range(5):
+                for member in members:
+                    fake.send_text(member, GROUP, "/help")
             await fake.wait_for(
                 lambda: sum(m.text == tr("help-text") for m in fake.chat_messages(GROUP)) == 30,
                 timeout=30,
                 what="30 replies",
             )
             invariants.within_group_budget(fake, GROUP)
+            await invariants.all_well(fake)
+
+    async def test_one_members_flood(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """One member's 30 commands at once: five replies and one notice in the group's language, naming them;
+        another member is answered as before."""
+        async with running_bot(fake, prefix, command_window=60.0, command_limit=5) as app:
+            tr = app.presenter.i18n["ru"]
+            for _ in range(30):
+                fake.send_text(ANN, GROUP, "/help")
+            notice = tr("flood-notice", name="Ann")
+            await fake.wait_for(lambda: any(m.text == notice for m in fake.chat_messages(GROUP)), what="the notice")
+            reply = await ask(fake, BOB, GROUP, "/help")
+            assert reply.text == tr("help-text")
+            await fake.quiet()
+            texts = [m.text for m in fake.chat_messages(GROUP)]
+            assert texts.count(tr("help-text")) == 6 and texts.count(notice) == 1
             await invariants.all_well(fake)
 
     async def test_429_on_a_reply(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:

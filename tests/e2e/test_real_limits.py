@@ -18,6 +18,8 @@ GROUP = -100700
 ANN = FakeUser(7701, "Ann", "ann_limits", "ru")
 BOB = FakeUser(7702, "Bob", "bob_limits", "ru")
 PLAYERS = (ANN, BOB)
+CARL = FakeUser(7703, "Carl", "carl_limits", "ru")
+MEMBERS = (ANN, BOB, CARL, FakeUser(7704, "Dan", "dan_limits", "ru"), FakeUser(7705, "Eve", "eve_limits", "ru"))
 TR = I18n()["ru"]
 WINDOW = 60.0
 TICK = 0.1
@@ -51,8 +53,9 @@ class TestRealLimits:
                 await screens.assert_screens_caught_up(fake, app.services, match_id)
                 # Time stops; the group's budget goes to 25 command replies (20 go out, 5 wait a minute).
                 clock.paused = True
-                for _ in range(BUDGET + 5):
-                    fake.send_text(ANN, GROUP, "/help")
+                for user in MEMBERS:  # five each: one member's sixth would go unanswered (flood control)
+                    for _ in range(5):
+                        fake.send_text(user, GROUP, "/help")
                 await fake.wait_for(
                     lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) >= 1, what="a reply"
                 )
@@ -95,6 +98,48 @@ class TestRealLimits:
                     methods = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
                     times = [c.at for c in fake.calls_to(user.id, methods)]
                     assert all(b - a >= 1.0 - 3 * TICK for a, b in itertools.pairwise(times))
+                await invariants.all_answered(fake)
+        finally:
+            await fake.stop()
+
+
+class TestOneMembersFlood:
+    async def test_100_commands_in_a_minute_during_a_match(self, prefix: str, cleanup_redis: None) -> None:
+        """A member sends /help 100 times within a minute while a match is on: five replies and one notice,
+        nothing more; the match's group messages stay within 20 in any 60 s and the match finishes."""
+        clock = SimClock()
+        fake = FakeTelegram(clock=clock.monotonic)
+        await fake.start()
+        rng = random.Random(8)
+        try:
+            async with (
+                running_bot(
+                    fake, prefix, clock=clock, group_window=WINDOW, group_budget=BUDGET, private_gap=1.0,
+                    command_window=60.0, command_limit=5,
+                ) as app,
+                clock.ticking(step=TICK),
+            ):  # fmt: skip
+                for user in PLAYERS:
+                    await start_bot(fake, user)
+                match_id = await new_match(fake, ANN, BOB, GROUP)
+                # All within one simulated moment (time stops), so that the minute cannot end under a busy machine.
+                clock.paused = True
+                for _ in range(100):
+                    fake.send_text(CARL, GROUP, "/help")
+                notice = TR("flood-notice", name="Carl")
+                await fake.wait_for(lambda: fake.delivered >= len(fake.updates), timeout=30, what="every command")
+                await fake.wait_for(
+                    lambda: any(m.text == notice for m in fake.chat_messages(GROUP)), timeout=30, what="the notice"
+                )
+                await asyncio.sleep(0.5)  # what else the bot would send for the 100 commands, it sends now
+                clock.paused = False
+                await screens.finish(fake, app.services, match_id, PLAYERS, rng)
+                await screens.assert_final(fake, app.services, match_id, GROUP, TR)
+                await app.settled()
+                replies = [m for m in fake.chat_messages(GROUP) if m.text == TR("help-text")]
+                notices = [m for m in fake.chat_messages(GROUP) if m.text == notice]
+                assert len(replies) == 5 and len(notices) == 1
+                assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
                 await invariants.all_answered(fake)
         finally:
             await fake.stop()
