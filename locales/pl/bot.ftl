@@ -354,6 +354,6 @@ flood-notice = { $name }, za dużo poleceń naraz — odpowiem znowu za minutę.
 
 ## The greeting when the bot is added to a group (once a day at most)
 
-greeting = 👋 Cześć! Prowadzę tu mecze domina „Bingo” i „42” we dwoje: każdy dostaje swoje kamienie na prywatnym czacie, a grupa widzi stół i wynik.
+greeting = 👋 Cześć! Prowadzę tu mecze w domino „Bingo” i „42” we dwoje: każdy dostaje swoje kamienie na prywatnym czacie, a grupa widzi stół i wynik.
     Zacznij: /play — wyzwanie dla wszystkich, /play bot — mecz z komputerem. Zasady: /rules, pomoc: /help.
     Administratorzy mogą wybrać język grupy przyciskami poniżej.
