@@ -33,11 +33,17 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
         if player.level is not None:  # the computer: its level where a person's rating goes
             ratings[seat] = tr("card-level", level=tr(f"level-{player.level}"))
     sides = tuple(
-        Side(name=side_name(tr, record, seat), score=summary.score[seat], winner=winner == seat, rating=ratings[seat])
+        Side(
+            name=side_name(tr, record, seat),
+            score=summary.score[seat],
+            winner=winner == seat,
+            rating=ratings[seat],
+            fallback=tr("card-player", seat=seat + 1),
+        )
         for seat in (0, 1)
     )
     target = record.deal.t
-    loser = plain_name(record, 1 - winner) if winner is not None else ""
+    loser = side_name(tr, record, 1 - winner) if winner is not None else ""
     finish = {"how": summary.finish.value, "loser": loser, "target": target, "date": render.date(summary.finished)}
     running = [0, 0]
     deals: list[tuple[int, int]] = []
@@ -69,8 +75,8 @@ def _moments(tr: Translator, record: MatchRecord, line: DealLine) -> list[Moment
     return [
         Moment(
             kind=m.k,
-            heading=tr("card-moment", deal=line.n, name=plain_name(record, m.s)),
-            player=plain_name(record, m.s),
+            seat=m.s,
+            heading=tr("card-moment", deal=line.n, name=side_name(tr, record, m.s)),
             text=tr(f"card-moment-{m.k}", n=len(m.t)),
             tiles=tuple(_domino(t) for t in m.t),
         )
@@ -88,6 +94,7 @@ def rating_chart(tr: Translator, name: str, log: list[RatingPoint], *, in_chat: 
         lang=tr.lang,
         title=tr("chart-title-chat" if in_chat else "chart-title-all", name=name),
         name=name,
+        fallback=tr("chart-player"),
         ratings=ratings,
         won=tuple(p.won for p in log),
         match_label=tr("chart-matches"),

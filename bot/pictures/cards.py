@@ -28,10 +28,10 @@ class Moment:
     kind: MomentKind
     """``bingo``: bingo took the trump double; ``claim``: a claim of 6 or 7 doubles scored; ``close``: a close
     that failed; ``made42``: a bid of 42 made."""
+    seat: int
+    """Whose moment: the heading has that side's name (shortened there first when the heading is too long)."""
     heading: str
     """Its deal and its player ("Партия 3 · Bob")."""
-    player: str
-    """The player's name as the heading has it (shortened there first when the heading is too long)."""
     text: str
     """What happened ("бинго взяло козырный дубль")."""
     tiles: tuple[Domino, ...] = ()
@@ -48,6 +48,9 @@ class Side:
     winner: bool
     rating: str | None = None
     """The rating after the match and its change ("1517 (+17)"); None when the match was not rated."""
+    fallback: str = ""
+    """What the card calls the player if the font draws nothing of their name ("Игрок 1"): there and wherever
+    the card writes it."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,8 @@ class RatingChart:
     """The line under the title ("Сейчас 1517 · лучший 1540 · 12 матчей")."""
     name: str = ""
     """Whose, as the title has it (shortened there first when the title is too long)."""
+    fallback: str = ""
+    """What the title calls the player if the font draws nothing of their name ("Игрок")."""
 
 
 Picture = MatchCard | RatingChart

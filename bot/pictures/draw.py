@@ -3,8 +3,9 @@
 Only matplotlib's object-oriented API is used (a ``Figure`` on its own ``FigureCanvasAgg``, never ``pyplot``):
 nothing global is left behind, so a worker process may draw many pictures in a row. Every text is set in
 DejaVu Sans (bundled with matplotlib, it covers Cyrillic and Polish); a character it has no glyph for (an emoji in
-a name) is dropped rather than drawn as a box. Sizes are in pixels: the figure is drawn at ``DPI`` and a canvas
-axes spans it with one data unit per pixel, y growing downwards.
+a name) is dropped rather than drawn as a box, and a name of which nothing is left (only emoji or CJK characters)
+is replaced by its fallback from the locale ("Игрок 1"). Sizes are in pixels: the figure is drawn at ``DPI`` and a
+canvas axes spans it with one data unit per pixel, y growing downwards.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import math
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import cache
 from typing import Any, Literal
 
@@ -261,11 +263,12 @@ def _pixels_per_unit(ax: Axes) -> float:
 
 def _match_card(page: _Page, card: MatchCard) -> None:
     """Header; the sides and the deal-by-deal chart; the moments or the last trick below."""
+    card = _named(card)
     width, height = page.width, page.height
     middle_top = page.header(card.title, card.subtitle, [side.name for side in card.sides])
     bottom = height - BOTTOM_MARGIN
     if card.moments:
-        band_top = _moments(page, card.moments[-MOMENTS:], bottom)
+        band_top = _moments(page, card.moments[-MOMENTS:], [side.name for side in card.sides], bottom)
     elif card.last_trick is not None:
         band_top = _last_trick(page, card.last_trick_title, card.last_trick, bottom)
     else:
@@ -285,6 +288,23 @@ def _match_card(page: _Page, card: MatchCard) -> None:
         top = (middle_top + middle_bottom - box_height) / 2
         for seat, side in enumerate(card.sides):
             _side(page, side, seat, MARGIN + seat * (box_width + GAP), top, box_width, box_height)
+
+
+def _named(card: MatchCard) -> MatchCard:
+    """The card with a player of whose name the font draws nothing (only emoji or CJK characters, say) called by
+    their fallback ("Игрок 1") wherever the card writes the name: their side, the subtitle, their moments."""
+    unnamed = [seat for seat, side in enumerate(card.sides) if not _clean(side.name) and side.fallback]
+    if not unnamed:
+        return card
+    subtitle, moments = card.subtitle, list(card.moments)
+    # The subtitle names the loser, if anyone: theirs first (two players may have the same name).
+    for seat in sorted(unnamed, key=lambda seat: card.sides[seat].winner):
+        name, fallback = card.sides[seat].name, card.sides[seat].fallback
+        if name:
+            subtitle = subtitle.replace(name, fallback, 1)
+            moments = [replace(m, heading=m.heading.replace(name, fallback)) if m.seat == seat else m for m in moments]
+    first, second = (replace(s, name=s.fallback) if seat in unnamed else s for seat, s in enumerate(card.sides))
+    return replace(card, sides=(first, second), subtitle=subtitle, moments=tuple(moments))
 
 
 def _side(page: _Page, side: Side, seat: int, left: float, top: float, width: float, height: float) -> None:
@@ -418,7 +438,7 @@ def _integer_ticks(ax: Axes, axis: Literal["x", "y"], low: int, high: int, most:
     (ax.set_xticks if axis == "x" else ax.set_yticks)(ticks)
 
 
-def _moments(page: _Page, moments: Sequence[Moment], bottom: float) -> float:
+def _moments(page: _Page, moments: Sequence[Moment], names: Sequence[str], bottom: float) -> float:
     """The band of moments at the bottom, each in a box of its own: its dominoes, its heading (the deal and the
     player, on one line) and what happened (at most ``MOMENT_LINES`` - 1 lines); where the band starts. The boxes
     are as tall as the longest text needs; under three lines the dominoes are a little smaller."""
@@ -436,7 +456,7 @@ def _moments(page: _Page, moments: Sequence[Moment], bottom: float) -> float:
         # Beside the dominoes (centred on them, or on the box when there are none), else under them.
         own_width = size * (1 + (len(row) - 1) * 1.22)
         text_width = box_width - (3 * padding + own_width if row and beside else 2 * padding)
-        heading = page.fit_named(_clean(moment.heading), [_clean(moment.player)], text_width, TEXT_PX)
+        heading = page.fit_named(_clean(moment.heading), [_clean(names[moment.seat])], text_width, TEXT_PX)
         lines = page.wrap(_clean(moment.text), text_width, TEXT_PX, MOMENT_LINES - 1)
         texts.append([(heading, MUTED), *((line, TEXT) for line in lines)])
     lines_needed = max(len(rows) for rows in texts)
@@ -509,6 +529,8 @@ def _last_trick(page: _Page, title: str, trick: tuple[Domino, Domino], bottom: f
 
 def _rating_chart(page: _Page, chart: RatingChart) -> None:
     """Header, then the rating after each match: ▲ a win, ▼ a loss, the last value written beside it."""
+    if chart.name and chart.fallback and not _clean(chart.name):  # only emoji or CJK, say: "Игрок"
+        chart = replace(chart, title=chart.title.replace(chart.name, chart.fallback), name=chart.fallback)
     top = page.header(chart.title, chart.summary, [chart.name])
     left, bottom = MARGIN, page.height - BOTTOM_MARGIN
     width = page.width - 2 * MARGIN

@@ -10,6 +10,8 @@ card-chart = Duże punkty po rozdaniach
 card-target = cel: { $n }
 card-rating = ranking { $rating } ({ $change })
 card-computer = Komputer
+# A player whose name the picture's font cannot draw (only emoji or CJK characters, say).
+card-player = Gracz { $seat }
 card-level = poziom: { $level }
 card-last-trick = Ostatnia lewa
 card-moment = Rozdanie { $deal } · { $name }
@@ -34,3 +36,4 @@ chart-summary = Teraz { $rating } · najlepszy { $best } · { $n } { $n ->
    *[many] meczów
 } na wykresie
 chart-matches = mecze
+chart-player = Gracz

@@ -10,6 +10,8 @@ card-chart = Зачётные очки по партиям
 card-target = цель: { $n }
 card-rating = рейтинг { $rating } ({ $change })
 card-computer = Компьютер
+# A player whose name the picture's font cannot draw (only emoji or CJK characters, say).
+card-player = Игрок { $seat }
 card-level = уровень: { $level }
 card-last-trick = Последняя взятка
 card-moment = Партия { $deal } · { $name }
@@ -34,3 +36,4 @@ chart-summary = Сейчас { $rating } · лучший { $best } · { $n } { $
    *[many] матчей
 } на графике
 chart-matches = матчи
+chart-player = Игрок

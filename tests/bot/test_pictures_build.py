@@ -7,6 +7,7 @@ import pytest
 from bot.i18n import I18n
 from bot.models import DealLine, Lang, MomentRecord, Player, RatingPoint
 from bot.pictures import build
+from bot.pictures.draw import render
 from bot.services import Services
 from tests.bot.helpers import ALA, BOB, CHAT, finish_by_play, start_match
 
@@ -34,6 +35,23 @@ class TestMatchCard:
         assert card.sides[1 - w].rating == tr("card-rating", rating=str(summary.ratings[1]), change=f"\u2212{change}")
         assert card.last_trick is not None
 
+    @pytest.mark.parametrize(("lang", "words"), [("ru", ("Игрок 1", "Игрок 2")), ("pl", ("Gracz 1", "Gracz 2"))])
+    async def test_fallback_names(self, services: Services, lang: Lang, words: tuple[str, str]) -> None:
+        """Each side carries what the card calls its player if the font draws nothing of their name (only emoji
+        or CJK): "Игрок 1", "Gracz 2"; the subtitle names the loser as their side does; drawn, the card shows
+        the fallbacks."""
+        record, _ = await start_match(services)
+        result = await services.moves.surrender(record.id, BOB.id)
+        summary = (await services.stores.matches.messages(record.id)).summary
+        assert summary is not None
+        players = (Player(id=ALA.id, name="王伟"), Player(id=BOB.id, name="🎲🐉"))
+        card = build.match_card(I18N[lang], result.record.model_copy(update={"players": players}), summary)
+        assert tuple(side.fallback for side in card.sides) == words
+        assert [side.name for side in card.sides] == ["王伟", "🎲🐉"]
+        assert card.subtitle.startswith("🎲🐉 ")
+        shown = [text.get_text() for text in render(card).axes[0].texts]
+        assert set(words) <= set(shown) and any(text.startswith(words[1] + " ") for text in shown)
+
     async def test_moments_latest_three(self, services: Services) -> None:
         """Moments come from the log, the latest three, each with its tiles and its deal named."""
         record, _ = await start_match(services)
@@ -51,7 +69,7 @@ class TestMatchCard:
         assert [m.heading for m in card.moments] == [
             I18N["ru"]("card-moment", deal=n, name="A & <B>") for n in (2, 3, 4)
         ]
-        assert {(m.player, m.text) for m in card.moments} == {("A & <B>", I18N["ru"]("card-moment-bingo"))}
+        assert {(m.seat, m.text) for m in card.moments} == {(0, I18N["ru"]("card-moment-bingo"))}
         assert all(m.tiles == ((0, 0), (5, 5)) for m in card.moments)
         assert card.deals == ((1, 0), (2, 0), (3, 0), (4, 0))
 
@@ -88,5 +106,6 @@ class TestRatingChart:
         assert chart is not None
         assert chart.ratings == (1500, 1516, 1500, 1500) and chart.won == (True, False, True)
         assert chart.title == tr("chart-title-all", name="Ala <3") and chart.name == "Ala <3"
+        assert chart.fallback == {"ru": "Игрок", "pl": "Gracz"}[lang]
         assert chart.summary == tr("chart-summary", rating="1500", best="1516", n=3)
 

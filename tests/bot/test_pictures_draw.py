@@ -45,9 +45,9 @@ def card_ru() -> MatchCard:
         chart_title="Очки по сдачам",
         target_label="цель 7",
         moments=(
-            Moment("bingo", "Партия 2 · Аня", "Аня", "бинго взяло козырный дубль", ((0, 0), (6, 6))),
-            Moment("close", f"Партия 4 · {LONG_RU}", LONG_RU, "резерв закрыт, но 70 не набрано"),
-            Moment("claim", "Партия 6 · Аня", "Аня", "объявлено 7 дублей", CLAIM),
+            Moment("bingo", 0, "Партия 2 · Аня", "бинго взяло козырный дубль", ((0, 0), (6, 6))),
+            Moment("close", 1, f"Партия 4 · {LONG_RU}", "резерв закрыт, но 70 не набрано"),
+            Moment("claim", 0, "Партия 6 · Аня", "объявлено 7 дублей", CLAIM),
         ),
         last_trick_title="Последняя взятка",
     )
@@ -66,9 +66,9 @@ def card_pl() -> MatchCard:
         chart_title="Znaczniki po rozdaniach",
         target_label="cel 7",
         moments=(
-            Moment("made42", "Rozdanie 3 · Łukasz Żółć", "Łukasz Żółć", "kontrakt 42 ugrany", ((6, 4), (5, 5), (3, 2))),
-            Moment("claim", "Rozdanie 5 · Łukasz Żółć", "Łukasz Żółć", "zadeklarowano 6 dubletów", CLAIM[:6]),
-            Moment("close", f"Rozdanie 7 · {LONG_PL}", LONG_PL, "talon zamknięty, ale bez 70 — Zażółć gęślą jaźń"),
+            Moment("made42", 1, "Rozdanie 3 · Łukasz Żółć", "kontrakt 42 ugrany", ((6, 4), (5, 5), (3, 2))),
+            Moment("claim", 1, "Rozdanie 5 · Łukasz Żółć", "zadeklarowano 6 dubletów", CLAIM[:6]),
+            Moment("close", 0, f"Rozdanie 7 · {LONG_PL}", "talon zamknięty, ale bez 70 — Zażółć gęślą jaźń"),
         ),
         last_trick_title="Ostatnia lewa — ĄĆĘŁŃÓŚŹŻ",
     )
@@ -111,6 +111,7 @@ def variants(card: MatchCard) -> dict[str, MatchCard]:
 
 
 CHART_NAMES = {"ru": "Аня", "pl": "Łukasz Żółć"}
+CHART_FALLBACKS = {"ru": "Игрок", "pl": "Gracz"}
 
 
 def chart(lang: str, count: int, name: str | None = None) -> RatingChart:
@@ -132,6 +133,7 @@ def chart(lang: str, count: int, name: str | None = None) -> RatingChart:
         match_label=label,
         summary=summary.format(ratings[-1], max(ratings), count - 1),
         name=name,
+        fallback=CHART_FALLBACKS[lang],
     )
 
 
@@ -333,7 +335,7 @@ class TestMatchCard:
     def test_latest_moments(self) -> None:
         """Of more than MOMENTS moments, the latest are shown."""
         card = card_ru()
-        extra = Moment("made42", "Партия 1 · Аня", "Аня", "самый первый момент")
+        extra = Moment("made42", 0, "Партия 1 · Аня", "самый первый момент")
         shown = [text.get_text() for text in texts_of(render(replace(card, moments=(extra, *card.moments))))]
         assert not any("первый" in text for text in shown)
         assert any("Партия 6" in text for text in shown)
@@ -345,12 +347,46 @@ class TestMatchCard:
         assert sum(text.startswith("ШШШ") and text.endswith("…") for text in shown) == 2
 
     def test_glyph_outside_the_font(self) -> None:
-        """An emoji or a joiner in a name is dropped, not drawn as a box with a warning; "$" is not mathtext."""
-        card = replace(card_ru(), sides=(Side("Аня 🎲\u200d✨", 7, True), Side("a$b $x_1$", 3, False)))
+        """An emoji or a joiner in a name is dropped, not drawn as a box with a warning; "$" is not mathtext; a
+        name the font draws a little of keeps that little, not the fallback."""
+        sides = (Side("Аня 🎲\u200d✨", 7, True, fallback="Игрок 1"), Side("a$b $x_1$", 3, False, fallback="Игрок 2"))
+        card = replace(card_ru(), sides=sides)
         assert_picture(card)
         shown = [text.get_text() for text in texts_of(render(card))]
         assert "Аня ✨" in shown or "Аня" in shown
         assert "a$b $x_1$" in shown
+        assert not any("Игрок" in text for text in shown)
+
+    @pytest.mark.parametrize("names", [("🎲🐉", "王伟"), ("王伟", "🎲\u200d✨"), ("🎲", "🎲")])
+    def test_name_of_no_glyph(self, names: tuple[str, str]) -> None:
+        """A name of only emoji or only CJK characters (nothing of it in DejaVu Sans) does not vanish: the card
+        calls the player by their side's fallback on their side, in the subtitle and in their moments' headings
+        (the right one of two players with the same name), drawn without a warning and clear of the rest."""
+        first, second = names
+        card = replace(
+            card_ru(),
+            subtitle=f"{second} сдаётся · 02.12.2026",
+            sides=(
+                Side(first, 7, True, "1517 (+17)", fallback="Игрок 1"),
+                Side(second, 3, False, "1483 (−17)", fallback="Игрок 2"),
+            ),
+            moments=(
+                Moment("bingo", 0, f"Партия 2 · {first}", "бинго взяло козырный дубль", ((0, 0), (6, 6))),
+                Moment("claim", 1, f"Партия 6 · {second}", "объявлено 7 дублей", CLAIM),
+            ),
+        )
+        assert_picture(card)
+        shown = [text.get_text() for text in texts_of(assert_layout(card))]
+        for text in ("Игрок 1", "Игрок 2", "Игрок 2 сдаётся · 02.12.2026", "Партия 2 · Игрок 1", "Партия 6 · Игрок 2"):
+            assert text in shown, text
+
+    @pytest.mark.parametrize("lang", CARDS)
+    def test_chart_of_a_name_of_no_glyph(self, lang: str) -> None:
+        """The rating chart of a player whose name the font cannot draw is titled with the fallback."""
+        picture = chart(lang, 12, "王伟 🐉")
+        assert_picture(picture)
+        shown = [text.get_text() for text in texts_of(assert_layout(picture))]
+        assert picture.title.replace("王伟 🐉", picture.fallback) in shown
 
     def test_missing_glyph_fails(self) -> None:
         """The check above would notice a missing glyph: matplotlib warns of it, and ``drawn`` makes that an error."""
