@@ -90,6 +90,13 @@ def rating_chart(tr: Translator, name: str, log: list[RatingPoint], *, in_chat: 
         return None
     ratings = (log[0].rating - log[0].change, *(p.rating for p in log))
     name = render.clip(name, NAME_LIMIT)
+    # The best is named once the player has been above where the chart starts (a new player's first losses
+    # would make the starting 1500 their "best").
+    best = max(ratings[1:])
+    numbers = {"rating": str(ratings[-1]), "n": len(log)}
+    summary = (
+        tr("chart-summary", best=str(best), **numbers) if best > ratings[0] else tr("chart-summary-no-best", **numbers)
+    )
     return RatingChart(
         lang=tr.lang,
         title=tr("chart-title-chat" if in_chat else "chart-title-all", name=name),
@@ -98,5 +105,5 @@ def rating_chart(tr: Translator, name: str, log: list[RatingPoint], *, in_chat: 
         ratings=ratings,
         won=tuple(p.won for p in log),
         match_label=tr("chart-matches"),
-        summary=tr("chart-summary", rating=str(ratings[-1]), best=str(max(ratings)), n=len(log)),
+        summary=summary,
     )

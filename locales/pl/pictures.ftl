@@ -35,5 +35,11 @@ chart-summary = Teraz { $rating } · najlepszy { $best } · { $n } { $n ->
     [few] mecze
    *[many] meczów
 } na wykresie
+# Before the player has been above the rating the chart starts from: no "best" yet.
+chart-summary-no-best = Teraz { $rating } · { $n } { $n ->
+    [one] mecz
+    [few] mecze
+   *[many] meczów
+} na wykresie
 chart-matches = mecze
 chart-player = Gracz

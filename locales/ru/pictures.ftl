@@ -35,5 +35,11 @@ chart-summary = Сейчас { $rating } · лучший { $best } · { $n } { $
     [few] матча
    *[many] матчей
 } на графике
+# Before the player has been above the rating the chart starts from: no "best" yet.
+chart-summary-no-best = Сейчас { $rating } · { $n } { $n ->
+    [one] матч
+    [few] матча
+   *[many] матчей
+} на графике
 chart-matches = матчи
 chart-player = Игрок

@@ -109,3 +109,23 @@ class TestRatingChart:
         assert chart.fallback == {"ru": "Игрок", "pl": "Gracz"}[lang]
         assert chart.summary == tr("chart-summary", rating="1500", best="1516", n=3)
 
+    @pytest.mark.parametrize("lang", ["ru", "pl"])
+    @pytest.mark.parametrize("after", [(1484, 1468), (1484, 1500), (1500,)])
+    def test_no_best_before_above_the_start(self, lang: Lang, after: tuple[int, ...]) -> None:
+        """Until the player has been above the rating the chart starts from, the summary names no "best" (a new
+        player's starting 1500 is not one); it names the best once they have."""
+        log: list[RatingPoint] = []
+        rating = 1500
+        for value in after:
+            log.append(RatingPoint(rating=value, change=value - rating, finished=float(len(log)), won=value > rating))
+            rating = value
+        tr = I18N[lang]
+        chart = build.rating_chart(tr, "Ala", log, in_chat=True)
+        assert chart is not None and chart.ratings[0] == 1500
+        assert chart.summary == tr("chart-summary-no-best", rating=str(after[-1]), n=len(after))
+        assert "лучш" not in chart.summary and "najlep" not in chart.summary
+        log.append(RatingPoint(rating=1501, change=1501 - rating, finished=9.0, won=True))
+        chart = build.rating_chart(tr, "Ala", log, in_chat=True)
+        assert chart is not None
+        assert chart.summary == tr("chart-summary", rating="1501", best="1501", n=len(log))
+
