@@ -28,8 +28,8 @@ card-private = { $result ->
 }
 card-private-rating = Twój ranking w tej grupie: <b>{ $rating }</b> ({ $change }).
 
-chart-title-chat = { $name } · ranking w tym czacie
-chart-title-all = { $name } · ranking we wszystkich czatach
+chart-title-chat = { $name } · ranking na tym czacie
+chart-title-all = { $name } · ranking na wszystkich czatach
 chart-summary = Teraz { $rating } · najlepszy { $best } · { $n } { $n ->
     [one] mecz
     [few] mecze
