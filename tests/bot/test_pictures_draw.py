@@ -122,7 +122,7 @@ def chart(lang: str, count: int, name: str | None = None) -> RatingChart:
         ratings.append(ratings[-1] + (8 + index % 7 if win else -(10 + index % 5)))
     title, summary, label = {
         "ru": ("{} · рейтинг в этом чате", "Сейчас {} · лучший {} · {} матчей", "матчи"),
-        "pl": ("{} · ranking w tym czacie", "Teraz {} · najlepszy {} · {} meczów", "mecze"),
+        "pl": ("{} · ranking na tym czacie", "Teraz {} · najlepszy {} · {} meczów", "mecze"),
     }[lang]
     name = CHART_NAMES[lang] if name is None else name
     return RatingChart(
