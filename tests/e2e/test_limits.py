@@ -8,7 +8,18 @@ from bot import render
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import ask, button, challenge, new_match, newest_id, play, reply_in, start_bot
+from tests.e2e.driver import (
+    ask,
+    button,
+    challenge,
+    new_match,
+    newest_id,
+    panel_of,
+    play,
+    playable,
+    reply_in,
+    start_bot,
+)
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 
 GROUP = -100500
@@ -106,6 +117,36 @@ class TestCommandReplies:
             await fake.quiet()
             texts = [m.text for m in fake.chat_messages(GROUP)]
             assert texts.count(tr("help-text")) == 6 and texts.count(notice) == 1
+            await invariants.all_well(fake)
+
+    async def test_one_members_useless_presses(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A member who is not playing presses 60 buttons during a match (a player's move on the table, the
+        taken challenge's button, junk): each gets a toast at once, and the group gets no message or edit."""
+        carl = FakeUser(1003, "Carl", "carl", "ru")
+        async with running_bot(fake, prefix) as app:
+            await start_bot(fake, ANN)
+            await new_match(fake, ANN, BOB, GROUP)
+            await app.settled()
+            challenge_message, *_, table = fake.chat_messages(GROUP)
+            panel = panel_of(fake, ANN)
+            assert panel is not None
+            move = playable(panel)[0]["callback_data"]
+            first_keyboard = challenge_message.markups[0] or {}
+            join = [b["callback_data"] for row in first_keyboard.get("inline_keyboard", []) for b in row
+                    if b.get("callback_data", "").startswith("j:")]  # fmt: skip
+            assert join, "the challenge had its join button"
+            presses = [(table, move), (table, "zz"), (challenge_message, join[0])]
+            before = len(fake.calls_to(GROUP, ("sendMessage", "sendPhoto", "editMessageText",
+                                                "editMessageReplyMarkup", "deleteMessage")))  # fmt: skip
+            queries = [fake.press(carl, sent, data) for _ in range(20) for sent, data in presses]
+            answers = [await fake.wait_answer(query) for query in queries]
+            assert all(answer.get("text") for answer in answers)
+            await app.settled()
+            after = len(fake.calls_to(GROUP, ("sendMessage", "sendPhoto", "editMessageText",
+                                               "editMessageReplyMarkup", "deleteMessage")))  # fmt: skip
+            assert after == before
+            playout = await play(fake, (ANN, BOB), random.Random(2), max_moves=2)
+            assert playout.moves == 2
             await invariants.all_well(fake)
 
     async def test_429_on_a_reply(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
