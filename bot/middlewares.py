@@ -179,13 +179,10 @@ class CommandFloodMiddleware(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        user = event.from_user if isinstance(event, Message) else None
-        if (
-            not isinstance(event, Message)
-            or user is None
-            or event.chat.type not in GROUP_TYPES
-            or not (event.text or "").startswith("/")
-        ):
+        if not isinstance(event, Message) or event.chat.type not in GROUP_TYPES or event.from_user is None:
+            return await handler(event, data)
+        user = event.from_user
+        if not (event.text or "").startswith("/"):
             return await handler(event, data)
         verdict = await self.flood.take(event.chat.id, user.id)
         if verdict is Flood.ANSWER:

@@ -7,13 +7,11 @@ from typing import Any
 from bot.storage.base import Store
 from bot.storage.keys import Keys
 
-# Take a slot of a chat's Telegram budget: a sliding window of the calls made to the chat, shared by
-# every process. KEYS: 1 the window (sorted set of calls by time, ms), 2 when the last edit went (a
-# string, ms); both in the chat's slot. ARGV: 1 now (ms), 2 the window (ms), 3 how many calls the
-# window may hold before this one, 4 '1' when the call is an edit (paced at most one every ARGV[5]
-# ms), 6 a member unique to this call. Returns 0 when the call may go (it is counted), else the ms to
-# wait.
-TAKE_SLOT = """
+# The sliding window both scripts below count in, shared by every process. KEYS: 1 the window (a sorted set of
+# what was counted, by time, ms). ARGV: 1 now (ms), 2 the window (ms), 3 how many it may hold before this one.
+# Leaves ``wait``: 0 when one more may be counted, else the ms until the oldest in the way leaves the window;
+# ``count_one(member)`` counts one (``member`` unique to it).
+WINDOW = """
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -24,41 +22,48 @@ if count >= limit then
   local oldest = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
   wait = tonumber(oldest[2]) + window - now
 end
+local function count_one(member)
+  redis.call('ZADD', KEYS[1], now, member)
+  redis.call('PEXPIRE', KEYS[1], math.ceil(window) + 1000)
+end
+"""
+
+# Take a slot of a chat's Telegram budget: the window of the calls made to the chat. KEYS: 1 the window, 2 when
+# the last edit went (a string, ms); both in the chat's slot. ARGV: 1-3 the window's, 4 '1' when the call is an
+# edit (paced at most one every ARGV[5] ms), 6 a member unique to this call. Returns 0 when the call may go (it
+# is counted), else the ms to wait.
+TAKE_SLOT = (
+    WINDOW
+    + """
 if ARGV[4] == '1' then
   local last = tonumber(redis.call('GET', KEYS[2]) or '-1e15')
   wait = math.max(wait, last + tonumber(ARGV[5]) - now)
 end
 if wait > 0 then return math.ceil(wait) end
-redis.call('ZADD', KEYS[1], now, ARGV[6])
-redis.call('PEXPIRE', KEYS[1], math.ceil(window) + 1000)
+count_one(ARGV[6])
 if ARGV[4] == '1' then
   redis.call('SET', KEYS[2], ARGV[1], 'PX', math.ceil(tonumber(ARGV[5])) + 1000)
 end
 return 0
 """
+)
 
-# One member's commands in a group: at most ARGV[3] answered in any ARGV[2] ms (a sliding window), and a
-# single notice when the first one over goes unanswered. KEYS: 1 the window (sorted set of the answered
-# commands by time, ms), 2 the notice was given (a string that lives until the window has room again); both in
-# the chat's slot. ARGV: 1 now (ms), 2 the window (ms), 3 the limit, 4 a member unique to this command.
-# Returns 0: answer it (it is counted); 1: the first one over, give the notice; 2: say nothing.
-TAKE_COMMAND = """
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-if count < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], math.ceil(window) + 1000)
+# One member's commands in a group: the window of those answered, and a single notice when the first one over
+# goes unanswered. KEYS: 1 the window, 2 the notice was given (a string that lives until the window has room
+# again); both in the chat's slot. ARGV: 1-3 the window's, 4 a member unique to this command. Returns 0: answer
+# it (it is counted); 1: the first one over, give the notice; 2: say nothing.
+TAKE_COMMAND = (
+    WINDOW
+    + """
+if wait <= 0 then
+  count_one(ARGV[4])
   redis.call('DEL', KEYS[2])
   return 0
 end
-local oldest = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
-local room = math.max(1, math.ceil(tonumber(oldest[2]) + window - now))
-if redis.call('SET', KEYS[2], '1', 'NX', 'PX', room) then return 1 end
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', math.max(1, math.ceil(wait))) then return 1 end
 return 2
 """
+)
 
 
 class BudgetStore(Store):

@@ -20,7 +20,7 @@ from tests.e2e.driver import (
     reply_in,
     start_bot,
 )
-from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.fake_telegram import SENT_OR_EDITED, FakeTelegram, FakeUser
 
 GROUP = -100500
 ANN = FakeUser(1001, "Ann", "ann", "ru")
@@ -136,15 +136,13 @@ class TestCommandReplies:
                     if b.get("callback_data", "").startswith("j:")]  # fmt: skip
             assert join, "the challenge had its join button"
             presses = [(table, move), (table, "zz"), (challenge_message, join[0])]
-            before = len(fake.calls_to(GROUP, ("sendMessage", "sendPhoto", "editMessageText",
-                                                "editMessageReplyMarkup", "deleteMessage")))  # fmt: skip
+            group_calls = (*SENT_OR_EDITED, "deleteMessage")
+            before = len(fake.calls_to(GROUP, group_calls))
             queries = [fake.press(carl, sent, data) for _ in range(20) for sent, data in presses]
             answers = [await fake.wait_answer(query) for query in queries]
             assert all(answer.get("text") for answer in answers)
             await app.settled()
-            after = len(fake.calls_to(GROUP, ("sendMessage", "sendPhoto", "editMessageText",
-                                               "editMessageReplyMarkup", "deleteMessage")))  # fmt: skip
-            assert after == before
+            assert len(fake.calls_to(GROUP, group_calls)) == before
             playout = await play(fake, (ANN, BOB), random.Random(2), max_moves=2)
             assert playout.moves == 2
             await invariants.all_well(fake)

@@ -4,12 +4,15 @@ simulated clock: panels never wait for the group; the group's budget holds, comm
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
+from collections.abc import AsyncIterator
 
+from bot.app import App
 from bot.i18n import I18n
 from tests.e2e import invariants, screens
-from tests.e2e.conftest import running_bot
+from tests.e2e.conftest import COMMAND_LIMIT, running_bot
 from tests.e2e.driver import new_match, panel_of, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.simclock import SimClock
@@ -26,120 +29,122 @@ TICK = 0.1
 BUDGET = 20
 
 
+@contextlib.asynccontextmanager
+async def real_limits_bot(
+    prefix: str, *, command_limit: int = COMMAND_LIMIT
+) -> AsyncIterator[tuple[FakeTelegram, SimClock, App]]:
+    """The fake Bot API and the bot on a simulated clock that ticks (``TICK`` every 5 ms), with Telegram's real
+    limits (20 a group in 60 s, one a second in private; ``command_limit`` commands of a member in 60 s) and
+    both players started."""
+    clock = SimClock()
+    fake = FakeTelegram(clock=clock.monotonic)
+    await fake.start()
+    try:
+        async with (
+            running_bot(
+                fake,
+                prefix,
+                clock=clock,
+                group_window=WINDOW,
+                group_budget=BUDGET,
+                private_gap=1.0,
+                command_window=60.0,
+                command_limit=command_limit,
+            ) as app,
+            clock.ticking(step=TICK),
+        ):
+            for user in PLAYERS:
+                await start_bot(fake, user)
+            yield fake, clock, app
+    finally:
+        await fake.stop()
+
+
 class TestRealLimits:
     async def test_panels_never_wait_for_the_group(self, prefix: str, cleanup_redis: None) -> None:
         """With the group's budget spent by command replies, the next deal's panels arrive within 2 s (simulated)
         of the deal's final move, long before its result; the group never gets more than 20 in 60 s."""
-        clock = SimClock()
-        fake = FakeTelegram(clock=clock.monotonic)
-        await fake.start()
         rng = random.Random(3)
-        try:
-            async with (
-                running_bot(
-                    fake, prefix, clock=clock, group_window=WINDOW, group_budget=BUDGET, private_gap=1.0
-                ) as app,
-                clock.ticking(step=TICK),
-            ):
-                for user in PLAYERS:
-                    await start_bot(fake, user)
-                match_id = await new_match(fake, ANN, BOB, GROUP)
-                # Every handover of the turn sends the new mover a new message.
-                handovers = 0
-                for _ in range(12):
-                    handovers += await screens.press_watching_the_turn(fake, app.services, match_id, PLAYERS, rng)
-                assert handovers >= 3
-                await screens.play_until(fake, app.services, match_id, PLAYERS, rng, screens.ends_deal)
-                await screens.assert_screens_caught_up(fake, app.services, match_id)
-                # Time stops; the group's budget goes to 25 command replies (20 go out, 5 wait a minute).
-                clock.paused = True
-                for user in MEMBERS:  # five each: one member's sixth would go unanswered (flood control)
-                    for _ in range(5):
-                        fake.send_text(user, GROUP, "/help")
-                await fake.wait_for(
-                    lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) >= 1, what="a reply"
-                )
-                await asyncio.sleep(0.3)
-                user, panel, _, _ = await screens.acting_panel(fake, app.services, match_id, PLAYERS)
-                final_move = screens.ending(screens.ends_deal)
-                _, match = await app.services.records.get(match_id)
-                ending = match.deal.number
-                data = final_move(match, [b["callback_data"] for b in playable(panel)])
-                assert data is not None
-                pressed_at = clock.now
-                fake.press(user, panel, data)
-                await fake.wait_answer(fake.pressed[-1])
-                record, match = await app.services.records.get(match_id)
-                assert match.deal.number == ending + 1
+        async with real_limits_bot(prefix) as (fake, clock, app):
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            # Every handover of the turn sends the new mover a new message.
+            handovers = 0
+            for _ in range(12):
+                handovers += await screens.press_watching_the_turn(fake, app.services, match_id, PLAYERS, rng)
+            assert handovers >= 3
+            await screens.play_until(fake, app.services, match_id, PLAYERS, rng, screens.ends_deal)
+            await screens.assert_screens_caught_up(fake, app.services, match_id)
+            # Time stops; the group's budget goes to 25 command replies (20 go out, 5 wait a minute).
+            clock.paused = True
+            for user in MEMBERS:  # five each: one member's sixth would go unanswered (flood control)
+                for _ in range(5):
+                    fake.send_text(user, GROUP, "/help")
+            await fake.wait_for(
+                lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) >= 1, what="a reply"
+            )
+            await asyncio.sleep(0.3)
+            user, panel, _, _ = await screens.acting_panel(fake, app.services, match_id, PLAYERS)
+            final_move = screens.ending(screens.ends_deal)
+            _, match = await app.services.records.get(match_id)
+            ending = match.deal.number
+            data = final_move(match, [b["callback_data"] for b in playable(panel)])
+            assert data is not None
+            pressed_at = clock.now
+            fake.press(user, panel, data)
+            await fake.wait_answer(fake.pressed[-1])
+            record, match = await app.services.records.get(match_id)
+            assert match.deal.number == ending + 1
 
-                def next_deal_panels() -> bool:
-                    return all(
-                        (p := panel_of(fake, u)) is not None and version_of(p) == record.version for u in PLAYERS
-                    )
+            def next_deal_panels() -> bool:
+                return all((p := panel_of(fake, u)) is not None and version_of(p) == record.version for u in PLAYERS)
 
-                while not next_deal_panels():
-                    assert clock.now - pressed_at <= 2.0, "the next deal's panels took more than 2 s"
-                    clock.advance(0.1)
-                    await asyncio.sleep(0.05)
-                head = TR("deal-result", deal=ending, a="", b="", pa="", pb="").split(":")[0]
-                assert not any(m.text.startswith(head) for m in fake.chat_messages(GROUP))
-                clock.paused = False
-                await fake.wait_for(
-                    lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) == BUDGET + 5,
-                    timeout=30,
-                    what="every reply",
-                )
-                await screens.finish(fake, app.services, match_id, PLAYERS, rng)
-                await screens.assert_final(fake, app.services, match_id, GROUP, TR)
-                assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
-                # One a second per private chat; a call's time is taken when it arrives, a few ticks of the
-                # simulated clock (20 times real time) after the bot took its slot on a busy machine.
-                for user in PLAYERS:
-                    methods = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
-                    times = [c.at for c in fake.calls_to(user.id, methods)]
-                    assert all(b - a >= 1.0 - 3 * TICK for a, b in itertools.pairwise(times))
-                await invariants.all_answered(fake)
-        finally:
-            await fake.stop()
+            while not next_deal_panels():
+                assert clock.now - pressed_at <= 2.0, "the next deal's panels took more than 2 s"
+                clock.advance(0.1)
+                await asyncio.sleep(0.05)
+            head = TR("deal-result", deal=ending, a="", b="", pa="", pb="").split(":")[0]
+            assert not any(m.text.startswith(head) for m in fake.chat_messages(GROUP))
+            clock.paused = False
+            await fake.wait_for(
+                lambda: sum(m.text == TR("help-text") for m in fake.chat_messages(GROUP)) == BUDGET + 5,
+                timeout=30,
+                what="every reply",
+            )
+            await screens.finish(fake, app.services, match_id, PLAYERS, rng)
+            await screens.assert_final(fake, app.services, match_id, GROUP, TR)
+            assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
+            # One a second per private chat; a call's time is taken when it arrives, a few ticks of the
+            # simulated clock (20 times real time) after the bot took its slot on a busy machine.
+            for user in PLAYERS:
+                methods = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
+                times = [c.at for c in fake.calls_to(user.id, methods)]
+                assert all(b - a >= 1.0 - 3 * TICK for a, b in itertools.pairwise(times))
+            await invariants.all_answered(fake)
 
 
 class TestOneMembersFlood:
     async def test_100_commands_in_a_minute_during_a_match(self, prefix: str, cleanup_redis: None) -> None:
         """A member sends /help 100 times within a minute while a match is on: five replies and one notice,
         nothing more; the match's group messages stay within 20 in any 60 s and the match finishes."""
-        clock = SimClock()
-        fake = FakeTelegram(clock=clock.monotonic)
-        await fake.start()
         rng = random.Random(8)
-        try:
-            async with (
-                running_bot(
-                    fake, prefix, clock=clock, group_window=WINDOW, group_budget=BUDGET, private_gap=1.0,
-                    command_window=60.0, command_limit=5,
-                ) as app,
-                clock.ticking(step=TICK),
-            ):  # fmt: skip
-                for user in PLAYERS:
-                    await start_bot(fake, user)
-                match_id = await new_match(fake, ANN, BOB, GROUP)
-                # All within one simulated moment (time stops), so that the minute cannot end under a busy machine.
-                clock.paused = True
-                for _ in range(100):
-                    fake.send_text(CARL, GROUP, "/help")
-                notice = TR("flood-notice", name="Carl")
-                await fake.wait_for(lambda: fake.delivered >= len(fake.updates), timeout=30, what="every command")
-                await fake.wait_for(
-                    lambda: any(m.text == notice for m in fake.chat_messages(GROUP)), timeout=30, what="the notice"
-                )
-                await asyncio.sleep(0.5)  # what else the bot would send for the 100 commands, it sends now
-                clock.paused = False
-                await screens.finish(fake, app.services, match_id, PLAYERS, rng)
-                await screens.assert_final(fake, app.services, match_id, GROUP, TR)
-                await app.settled()
-                replies = [m for m in fake.chat_messages(GROUP) if m.text == TR("help-text")]
-                notices = [m for m in fake.chat_messages(GROUP) if m.text == notice]
-                assert len(replies) == 5 and len(notices) == 1
-                assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
-                await invariants.all_answered(fake)
-        finally:
-            await fake.stop()
+        async with real_limits_bot(prefix, command_limit=5) as (fake, clock, app):
+            match_id = await new_match(fake, ANN, BOB, GROUP)
+            # All within one simulated moment (time stops), so that the minute cannot end under a busy machine.
+            clock.paused = True
+            for _ in range(100):
+                fake.send_text(CARL, GROUP, "/help")
+            notice = TR("flood-notice", name="Carl")
+            await fake.wait_for(lambda: fake.delivered >= len(fake.updates), timeout=30, what="every command")
+            await fake.wait_for(
+                lambda: any(m.text == notice for m in fake.chat_messages(GROUP)), timeout=30, what="the notice"
+            )
+            await asyncio.sleep(0.5)  # what else the bot would send for the 100 commands, it sends now
+            clock.paused = False
+            await screens.finish(fake, app.services, match_id, PLAYERS, rng)
+            await screens.assert_final(fake, app.services, match_id, GROUP, TR)
+            await app.settled()
+            replies = [m for m in fake.chat_messages(GROUP) if m.text == TR("help-text")]
+            notices = [m for m in fake.chat_messages(GROUP) if m.text == notice]
+            assert len(replies) == 5 and len(notices) == 1
+            assert fake.max_in_window(GROUP, WINDOW) <= BUDGET
+            await invariants.all_answered(fake)
