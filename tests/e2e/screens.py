@@ -38,6 +38,8 @@ async def acting_panel(
 ) -> tuple[FakeUser, Sent, Match, int]:
     """The player to act, their newest panel (waited for), the match and its version."""
     record, match = await services.records.get(match_id)
+    if not record.is_active:
+        raise AssertionError("the match is over: nobody is to act")
     user = players[match.turn or 0]
     deadline = time.monotonic() + LAG
     while True:

@@ -94,7 +94,8 @@ class TestAgainstTheComputer:
             assert computer.level == level and computer.name == tr(f"computer-{level}")
             # Every move the person did not press, the computer made; no press ever came for its seat.
             presses_seen = [c for c in fake.calls if c.method == "answerCallbackQuery"]
-            assert record.version > presses + 1
+            # (A version per move: the computer made the rest; with a target of 2 a match can end in one trick.)
+            assert record.version > presses
             assert len(presses_seen) == presses + 2  # and Bob's and Ann's presses on the challenge
             assert not fake.chat_messages(computer.id)
             stats = await counted_stats(app, ANN.id)
@@ -118,7 +119,7 @@ class TestAgainstTheComputer:
             record, match = await app.services.records.get(match_id)
             assert record.status is Status.FINISHED and record.chat_id == BOB.id
             assert match.rules.game == "42" and record.players[1].level == level
-            assert record.version > presses + 1
+            assert record.version > presses
             texts = [m.text for m in fake.chat_messages(BOB.id)]
             assert any(t.startswith(tr("table-title", game=tr("preset-42"), deal=1)) for t in texts)
             stats = await counted_stats(app, BOB.id)
