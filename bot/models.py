@@ -16,14 +16,19 @@ Lang = Literal["ru", "pl"]
 LANGS: tuple[Lang, ...] = ("ru", "pl")
 
 
-def pick_lang(code: str | None, default: Lang = "ru") -> Lang:
-    """A Telegram ``language_code`` reduced to one of ours (Russian otherwise)."""
+def known_lang(code: str | None) -> Lang | None:
+    """A Telegram ``language_code`` reduced to one of ours; None for any other language."""
     if code:
         base = code.split("-")[0].lower()
         for lang in LANGS:
             if base == lang:
                 return lang
-    return default
+    return None
+
+
+def pick_lang(code: str | None, default: Lang = "ru") -> Lang:
+    """A Telegram ``language_code`` reduced to one of ours (``default``, Russian, otherwise)."""
+    return known_lang(code) or default
 
 
 Level = Literal["easy", "normal", "hard"]
@@ -38,6 +43,9 @@ class Player(BaseModel):
     id: int
     name: str
     level: Level | None = None
+    lang: Lang | None = None
+    """The language of what the player reads in private (their /lang choice, else their Telegram language when
+    it is one of ours); None: the match's (the group's)."""
 
     @property
     def computer(self) -> bool:
@@ -131,6 +139,10 @@ class MatchRecord(BaseModel):
             if player.computer:
                 return seat
         return None
+
+    def lang_of(self, seat: int) -> Lang:
+        """The language of what the seat's player reads in private: their own, else the match's."""
+        return self.players[seat].lang or self.lang
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):

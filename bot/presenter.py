@@ -134,7 +134,8 @@ class Presenter:
 
     async def remind(self, record: MatchRecord, seat: int, left: float) -> None:
         """Half the time is gone: the player to act gets a private message, the group a line naming them."""
-        private, group = render.reminder_texts(self.i18n[record.lang], record, seat, left)
+        private, _ = render.reminder_texts(self.i18n[record.lang_of(seat)], record, seat, left)
+        _, group = render.reminder_texts(self.i18n[record.lang], record, seat, left)
         with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
             await self.outbox.send(record.players[seat].id, private)
         if not await self.chats.group_gone(record.chat_id):
@@ -143,7 +144,7 @@ class Presenter:
 
     async def offer_win(self, record: MatchRecord, seat: int, after: float) -> None:
         """The clock is off and nobody moved for ``after`` seconds: the waiting player may take the win."""
-        tr = self.i18n[record.lang]
+        tr = self.i18n[record.lang_of(seat)]
         button = InlineKeyboardButton(
             text=tr("btn-claim-win"), callback_data=ClaimWinCb(m=record.id, v=record.version).pack()
         )

@@ -169,7 +169,7 @@ class Passes:
         if messages.cards[seat] or summary is None:
             return
         if summary.winner is not None and record.chat_id != player.id:
-            tr = self.i18n[record.lang]
+            tr = self.i18n[record.lang_of(seat)]
             text = render.private_result_text(tr, record, summary, seat)
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
             try:
@@ -182,7 +182,9 @@ class Passes:
     async def _panel_message(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
         """Bring the seat's panel to the match's version; False when the player cannot be written to."""
         player = record.players[seat]
-        tr = self.i18n[record.lang]
+        # In the group's own chat (a match against the computer in private) the player reads the match's
+        # language; in their private chat, their own.
+        tr = self.i18n[record.lang if record.chat_id == player.id else record.lang_of(seat)]
         view = match.deal.view(seat)
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
@@ -257,8 +259,9 @@ class Passes:
             opponent = record.players[1 - seat]
             # Only while the match waits for them, and only to a person (the computer has no chat).
             if record.is_active and not opponent.computer:
+                private = render.player_notice(self.i18n[record.lang_of(1 - seat)], record, seat, started=True)
                 with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-                    await self.outbox.send(opponent.id, text)
+                    await self.outbox.send(opponent.id, private)
         if record.is_active and not await self.chats.group_gone(record.chat_id):
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
                 await self.outbox.send(record.chat_id, text, markup)

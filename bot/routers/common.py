@@ -94,11 +94,11 @@ async def play_computer(
     """Start a match of ``user`` against the computer in the message's chat (a group, or the private chat
     with the bot): a challenge the computer takes at once. A challenge of theirs still open there is the one
     the computer takes (its message then says the match began)."""
-    await chats.update_profile(user.id, name=player_of(user).name)
+    player = await person(user, chats)
     challenge = await challenges.open_challenge_of(message.chat.id, user.id)
     try:
         if challenge is None:
-            challenge = await challenges.open(message.chat.id, player_of(user), preset, tr.lang, target=target)
+            challenge = await challenges.open(message.chat.id, player, preset, tr.lang, target=target)
         record = await challenges.play_computer(challenge.id, user.id, level, i18n[challenge.lang](f"computer-{level}"))
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
@@ -128,13 +128,27 @@ def player_of(user: User) -> Player:
     return Player(id=user.id, name=user.full_name or user.username or str(user.id))
 
 
+async def person(user: User, chats: Chats) -> Player:
+    """The user about to play: their name kept in their profile, and their own language (their /lang choice,
+    else their Telegram language when it is ours) for what they read in private."""
+    player = player_of(user)
+    await chats.update_profile(user.id, name=player.name)
+    return player.model_copy(update={"lang": await chats.own_lang(user.id, user.language_code)})
+
+
 async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:
     member = await bot.get_chat_member(chat.id, user_id)
     return member.status in ("creator", "administrator")
 
 
 async def join(
-    challenge_id: str, user: User, user_tr: Translator, challenges: Challenges, presenter: Presenter, i18n: I18n
+    challenge_id: str,
+    user: User,
+    user_tr: Translator,
+    challenges: Challenges,
+    chats: Chats,
+    presenter: Presenter,
+    i18n: I18n,
 ) -> tuple[MatchRecord | None, str | None]:
     """Accept a challenge for ``user``; returns the match, or None and the refusal's text (in the challenge's
     language, or ``user_tr`` once it is gone).
@@ -145,7 +159,7 @@ async def join(
     challenge = await challenges.challenge(challenge_id)
     tr = i18n[challenge.lang] if challenge else user_tr
     try:
-        record = await challenges.accept(challenge_id, player_of(user), username=user.username)
+        record = await challenges.accept(challenge_id, await person(user, chats), username=user.username)
     except Rejected as exc:
         return None, rejection_text(tr, exc)
     if challenge is not None:

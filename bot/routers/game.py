@@ -71,7 +71,7 @@ async def move(
             await _outdated_panel(query, record.id, seat, callback_data.v, records, presenter, log_ctx, "stale")
             return
         view = match.deal.view(seat) if seat is not None else None
-        await query.answer(rejection_text(i18n[record.lang], exc, view))
+        await query.answer(rejection_text(i18n[record.lang if seat is None else record.lang_of(seat)], exc, view))
         if exc.reason is Rejection.MATCH_OVER and query.message is not None:
             # A panel of a finished match that kept its buttons (one sent as the bot died, say).
             await presenter.strip(query.message.chat.id, query.message.message_id)
@@ -110,7 +110,7 @@ async def _outdated_panel(
     the pressed message loses its buttons."""
     log_ctx["result"] = "old_panel"
     record, match = await records.get(match_id)
-    tr = presenter.i18n[record.lang]
+    tr = presenter.i18n[record.lang_of(seat)]
     ahead = version > record.version and record.is_active
     if ahead:
         log_ctx["result"] = "ahead"
@@ -148,7 +148,7 @@ async def join_here(
             tr("toast-start-bot"), url=f"https://t.me/{presenter.bot_username}?start=j_{callback_data.c}"
         )
         return
-    record, refusal = await join(callback_data.c, user, user_tr, challenges, presenter, i18n)
+    record, refusal = await join(callback_data.c, user, user_tr, challenges, chats, presenter, i18n)
     if record is None:
         log_ctx["result"] = "refused"
         await query.answer(refusal)
@@ -234,7 +234,7 @@ async def surrender_command(message: Message, records: Records, i18n: I18n, tr: 
         seat = record.seat_of(user.id)
         if seat is None or not record.is_active:
             continue
-        mtr = i18n[record.lang]
+        mtr = i18n[record.lang if message.chat.type in GROUP_TYPES else record.lang_of(seat)]
         await message.reply(
             render.surrender_question(mtr, record, seat),
             reply_markup=keyboards.surrender_keyboard(mtr, match_id, user.id),
@@ -256,11 +256,13 @@ async def surrender(
     log_ctx.update(match=callback_data.m, action="surrender" if callback_data.yes else "keep")
     user = query.from_user
     record, _ = await records.peek(callback_data.m)
-    tr = i18n[record.lang]
+    seat = record.seat_of(user.id)
+    private = query.message is not None and query.message.chat.type not in GROUP_TYPES
+    tr = i18n[record.lang_of(seat) if private and seat is not None else record.lang]
     if user.id != callback_data.u:
         await query.answer(tr("toast-not-your-question"))
         return
-    if record.seat_of(user.id) is None:
+    if seat is None:
         await query.answer(tr("toast-not-player"))
         return
     if not callback_data.yes:
@@ -293,7 +295,8 @@ async def claim_win(
     log_ctx.update(match=callback_data.m, action="claim_win")
     user = query.from_user
     record, _ = await records.peek(callback_data.m)
-    tr = i18n[record.lang]
+    seat = record.seat_of(user.id)  # the offer went to the waiting player's private chat, in their language
+    tr = i18n[record.lang if seat is None else record.lang_of(seat)]
     try:
         result = await moves.claim_win(callback_data.m, user.id, version=callback_data.v, request_id=query.id)
     except Rejected as exc:

@@ -21,8 +21,8 @@ from bot.routers.common import (
     choose_preset,
     is_admin,
     level_words,
+    person,
     play_computer,
-    player_of,
     preset_words,
     rejection_text,
     unknown_game,
@@ -118,10 +118,10 @@ async def play(
         await message.reply(tr("error-self-challenge"))
         return
     target = asked.target if game_of(find_preset(asked.preset)).targets else None
-    await chats.update_profile(user.id, name=player_of(user).name)
+    creator = await person(user, chats)
     try:
         challenge = await challenges.open(
-            message.chat.id, player_of(user), asked.preset, tr.lang, target=target, opponent_username=username,
+            message.chat.id, creator, asked.preset, tr.lang, target=target, opponent_username=username,
             opponent_id=opponent[0] if opponent else None, opponent_name=opponent[1] if opponent else None,
         )  # fmt: skip
     except Rejected as exc:

@@ -48,7 +48,7 @@ async def start(
     payload = command.args or ""
     if payload.startswith("j_"):
         log_ctx["action"] = "join"
-        record, refusal = await join(payload[2:], user, tr, challenges, presenter, i18n)
+        record, refusal = await join(payload[2:], user, tr, challenges, chats, presenter, i18n)
         if record is None:
             await message.answer(refusal or tr("toast-challenge-gone"))
         else:

@@ -7,7 +7,7 @@ import logging
 import time
 from typing import Any
 
-from bot.models import ChatSettings, Lang, UserProfile, pick_lang
+from bot.models import ChatSettings, Lang, UserProfile, known_lang, pick_lang
 from bot.services.errors import Rejected
 from bot.services.moves import Moves
 from bot.services.records import Records
@@ -77,6 +77,11 @@ class Chats:
         when it is Russian or Polish, else Russian."""
         settings = await self.settings(chat_id)
         return settings.lang if settings.lang is not None else pick_lang(language_code)
+
+    async def own_lang(self, user_id: int, language_code: str | None) -> Lang | None:
+        """A player's own language: their choice (/lang in private), else their Telegram language when it is one
+        of ours; None: they read the group's."""
+        return (await self.profile(user_id)).lang or known_lang(language_code)
 
     async def user_lang(self, user_id: int, language_code: str | None) -> Lang:
         """A user's language in private: their choice (/lang), else their Telegram language, else Russian."""

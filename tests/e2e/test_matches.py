@@ -8,7 +8,7 @@ from html import escape
 import pytest
 
 from bot import render
-from bot.models import Finish, Lang, Status
+from bot.models import Finish, Lang, Status, pick_lang
 from bot.pictures.cards import CARD_SIZE
 from engine import find_preset
 from tests.e2e import invariants
@@ -96,13 +96,19 @@ class TestWholeMatches:
             (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
             assert card.text == won + "\n" + rating
+            # In private each reads their own language (their Telegram's here), whatever the group's.
+            ptr = app.presenter.i18n[pick_lang(code)]
+            own_won = ptr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
+            own_rating = render.rating_text(ptr, record, summary)
+            assert own_rating is not None
             for seat, user in enumerate((ann, bob)):
                 # Each player's last panel says the match is over, with the result and the rating change; the
                 # card follows it, with their own result and rating change.
                 *_, last, mine = fake.chat_messages(user.id)
-                assert tr("panel-match-over") in last.text and won in last.text and last.buttons() == []
-                assert last.text.endswith(rating)
-                assert mine.photo == card.photo and mine.text == render.private_result_text(tr, record, summary, seat)
+                assert ptr("panel-match-over") in last.text and own_won in last.text and last.buttons() == []
+                assert last.text.endswith(own_rating)
+                assert mine.text == render.private_result_text(ptr, record, summary, seat)
+                assert mine.photo == card.photo if ptr.lang == tr.lang else mine.photo not in (None, card.photo)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))
             invariants.no_tile_on_group_buttons(fake, GROUP)
