@@ -161,6 +161,7 @@ def create_dispatcher(
         records=services.records,
         moves=services.moves,
         challenges=services.challenges,
+        rematches=services.rematches,
         chats=services.chats,
         results=services.results,
         terms=services.terms,

@@ -27,6 +27,12 @@ class WithdrawCb(CallbackData, prefix="w"):
     c: str
 
 
+class RematchCb(CallbackData, prefix="rm"):
+    """The rematch button under a finished match's result and on its players' last panels."""
+
+    m: str
+
+
 class MoveCb(CallbackData, prefix="a"):
     """A game action: match id, version, action notation (``64``, ``66*``, ``X``, ``B12``...)."""
 

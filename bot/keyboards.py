@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import ComputerCb, GreetingLangCb, JoinCb, LangCb, SurrenderCb, WithdrawCb, move_data
+from bot.callbacks import ComputerCb, GreetingLangCb, JoinCb, LangCb, RematchCb, SurrenderCb, WithdrawCb, move_data
 from bot.games import Button, game_of, rows_of
 from bot.i18n import Translator
 from bot.lean import keyboard_json
@@ -78,6 +78,12 @@ def panel_rows(tr: Translator, match_id: str, version: int, view: View) -> list[
     rows = rows_of(hand_buttons, TILES_PER_ROW)
     extra = game.own_rows(tr, view, button) if acting else []
     return rows + extra if rows or extra else None
+
+
+def rematch_keyboard(tr: Translator, match_id: str) -> InlineKeyboardMarkup:
+    """The rematch button under a finished match's result and on its players' last panels."""
+    button = InlineKeyboardButton(text=tr("btn-rematch"), callback_data=RematchCb(m=match_id).pack())
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
 def add_to_group_keyboard(tr: Translator, bot_username: str) -> InlineKeyboardMarkup:

@@ -127,6 +127,9 @@ class MatchRecord(BaseModel):
     """Seconds the player to act has for a move (0: no clock); the group's setting when the match began."""
     log: tuple[DealLine, ...] = ()
     """Every finished deal of the match, oldest first (its card's chart and moments)."""
+    opener: int | None = None
+    """The seat that acted first in the match's first deal (its rematch lets the other open); None in records
+    made before it was kept."""
 
     @property
     def is_active(self) -> bool:
@@ -181,6 +184,10 @@ class Messages(BaseModel):
     """A finish whose steps in the other slots are not all done (JSON, ``bot.services.finish``)."""
     cards: tuple[bool, bool] = (False, False)
     """Whether each player's copy of the match card went to their private chat (or needs none)."""
+    result: int | None = None
+    """The match's result message in its chat (the one with the rematch button)."""
+    result_photo: bool = False
+    """Whether that message is the match card (a caption) rather than text."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -229,6 +236,13 @@ class Challenge(BaseModel):
     created: float
     expires: float
     message_id: int | None = None
+    rematch_of: str | None = None
+    """The finished match this challenge is a rematch of: its message is that match's result, its opponent the
+    other player, and it is accepted only by the rematch button."""
+    opener: int | None = None
+    """The seat that acts first in the match it becomes (None: by lot)."""
+    clock: int | None = None
+    """The match's seconds for a move (None: the chat's setting when it is accepted)."""
 
 
 class Rejection(enum.Enum):
@@ -256,6 +270,8 @@ class Rejection(enum.Enum):
     NOT_ALLOWED = "not_allowed"
     TOO_EARLY = "too_early"
     """The win may be claimed only after a day without a move."""
+    REMATCH_OVER = "rematch_over"
+    """The rematch of a match is no longer offered (its time ran out, it began, or the match was abandoned)."""
 
 
 class Standing(BaseModel):

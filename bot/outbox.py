@@ -32,9 +32,9 @@ from typing import TypeVar
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
-from aiogram.methods import AnswerCallbackQuery, Response, SendPhoto, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, EditMessageCaption, Response, SendPhoto, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.lean import EditMessageTextLean, Markup, Posted, SendMessageLean, markup_json
 from bot.limits import Budget, Limiter, LocalLimiter
@@ -151,7 +151,15 @@ class Outbox:
         assert message is not None
         return message
 
-    async def send_photo(self, chat_id: int, png: bytes, caption: str, *, silent: bool = False) -> int:
+    async def send_photo(
+        self,
+        chat_id: int,
+        png: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        silent: bool = False,
+    ) -> int:
         """Send a picture with its caption (HTML), counted like any message (waiting for the chat's budget); its
         message id. Errors such as 403, or 400 for a picture Telegram refuses, reach the caller."""
         method = SendPhoto(
@@ -159,6 +167,7 @@ class Outbox:
             photo=BufferedInputFile(png, filename="picture.png"),
             caption=caption,
             parse_mode="HTML",
+            reply_markup=markup,
             disable_notification=silent or None,
         )
         lane = self._lane(chat_id)
@@ -182,6 +191,17 @@ class Outbox:
                     del lane.pending[message_id]
                 self._mark_shown(lane, message_id, version)
                 await self._edit_text(chat_id, message_id, text, markup)
+
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Replace a picture's caption (HTML) and buttons as soon as the chat's budget allows; errors reach the
+        caller."""
+        method = EditMessageCaption(
+            chat_id=chat_id, message_id=message_id, caption=caption, parse_mode="HTML", reply_markup=markup
+        )
+        async with self._lane(chat_id).lock, self._slot(chat_id, edit=True):
+            await self._call(lambda: self.bot(method))
 
     def forget(self, chat_id: int, message_id: int) -> None:
         """Forget what the message was edited to (and any edit waiting): the next edit goes through whatever its

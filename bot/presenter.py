@@ -15,13 +15,14 @@ import logging
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import keyboards, render
+from bot import keyboards, render, texts
 from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
 from bot.lean import Markup
 from bot.models import Challenge, MatchRecord, MoveResult
 from bot.outbox import Outbox
+from bot.pictures.painter import caption_fits
 from bot.services.chats import Chats
 from bot.services.records import Records
 
@@ -107,7 +108,9 @@ class Presenter:
     async def challenge_carried_through(self, challenge: Challenge, record: MatchRecord) -> None:
         """An accept whose process died midway was carried through: the challenge's message says the match
         began, and the match's messages go out."""
-        if challenge.message_id is not None:
+        if challenge.rematch_of is not None:
+            await self.rematch_result(challenge.rematch_of, "rematch-started")
+        elif challenge.message_id is not None:
             text = await self._accepted_text(record)
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                 await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
@@ -117,18 +120,54 @@ class Presenter:
         _, match = await self.records.peek(record.id)
         return render.challenge_accepted_text(self.i18n[record.lang], record, match.rules.name, match.deal.target)
 
-    def close_challenge(self, challenge: Challenge, key: str) -> None:
-        """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled)."""
-        if challenge.message_id is not None:
+    async def close_challenge(self, challenge: Challenge, key: str) -> None:
+        """Replace a challenge's message by a line saying why it is gone (withdrawn, cancelled); a rematch's
+        message is the match's result: it says the rematch is off."""
+        if challenge.rematch_of is not None:
+            await self.rematch_result(challenge.rematch_of, "rematch-off")
+        elif challenge.message_id is not None:
             text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, key)
             self.outbox.edit(challenge.chat_id, challenge.message_id, text, None)
 
     async def challenge_expired(self, challenge: Challenge) -> None:
         """The challenge's time is up: its message says so (now: the expiry is taken out after it)."""
-        if challenge.message_id is not None:
+        if challenge.rematch_of is not None:
+            await self.rematch_result(challenge.rematch_of, "rematch-off")
+        elif challenge.message_id is not None:
             text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, "challenge-expired")
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                 await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
+
+    # -- rematches -----------------------------------------------------------------------
+
+    async def rematch_asked(self, old: MatchRecord, seat: int) -> None:
+        """The seat's player wants a rematch: the result says so, and keeps its button for the other."""
+        await self.rematch_result(
+            old.id, "rematch-asked", button=True, name=texts.name(old, seat), other=texts.name(old, 1 - seat)
+        )
+
+    async def rematch_started(self, old: MatchRecord, record: MatchRecord) -> None:
+        """The rematch began: the old result says so and loses its button; the new match's messages go out."""
+        await self.rematch_result(old.id, "rematch-started")
+        self.delivery.kick(record.id)
+
+    async def rematch_result(self, match_id: str, key: str, *, button: bool = False, **args: str) -> None:
+        """A finished match's result again, with the line ``key`` under it (who asked for the rematch, that it
+        began, that it is off), with the rematch button or without (best effort: the result may be gone)."""
+        record, _, messages = await self.records.screens(match_id)
+        summary = messages.summary
+        if messages.result is None or summary is None:
+            return
+        tr = self.i18n[record.lang]
+        caption = render.result_caption(tr, record, summary, tr(key, **args))
+        if messages.result_photo and not caption_fits(caption):
+            caption = render.result_caption(tr, record, summary)
+        markup = keyboards.rematch_keyboard(tr, record.id) if button else None
+        if not messages.result_photo:
+            self.outbox.edit(record.chat_id, messages.result, caption, markup)
+            return
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+            await self.outbox.edit_caption(record.chat_id, messages.result, caption, markup)
 
     # -- the turn clock ------------------------------------------------------------
 

@@ -197,6 +197,13 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
     return tr("match-won", name=name(record, w), sw=sw, sl=sl)
 
 
+def result_caption(tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None) -> str:
+    """The group's match result: who won and how, the rating change, and ``line`` under them (what became of
+    the rematch)."""
+    lines = [match_result_text(tr, record, summary), rating_text(tr, record, summary), line]
+    return "\n".join(x for x in lines if x is not None)
+
+
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
     """The rating change line of a counted match (None when the summary carries no ratings)."""
     if summary.ratings is None or summary.winner is None:

@@ -35,10 +35,13 @@ class Match:
         self.deal = deal
 
     @classmethod
-    def new(cls, rules: RuleSet | str, seed: int, target: int | None = None) -> Match:
+    def new(cls, rules: RuleSet | str, seed: int, target: int | None = None, *, first: int | None = None) -> Match:
+        """A match's first deal; the seat that acts first in it is drawn by lot from the seed unless ``first``
+        names it (a rematch: the other player opens)."""
         if isinstance(rules, str):
             rules = find_preset(rules)
-        first = random.Random(f"{seed}/lot").randrange(2)
+        if first is None:
+            first = random.Random(f"{seed}/lot").randrange(2)
         return cls(Deal.deal(rules, deal_rng(seed, 1), first, target=target, seed=seed, number=1))
 
     @property

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
 from bot.codec import StoredDeal
@@ -111,29 +112,37 @@ class Passes:
                 await self._edit(chat, messages.table, final, None, record.version)
             await self.outbox.send(chat, render.deal_result_text(tr, record, deal))
         elif messages.summary is not None:
-            lines = [render.match_result_text(tr, record, messages.summary)]
-            rating = render.rating_text(tr, record, messages.summary)
-            if rating is not None:
-                lines.append(rating)
-            await self._card(record, messages.summary, chat, "\n".join(lines), tr)
+            summary = messages.summary
+            # A match someone won is offered again (``bot.services.rematches``): the button under its result.
+            markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
+            shown, photo = await self._card(record, summary, chat, render.result_caption(tr, record, summary), tr,
+                                            markup=markup)  # fmt: skip
+            await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, r=shown, rp=int(photo)))
 
     async def _card(
-        self, record: MatchRecord, summary: Summary, chat: int, caption: str, tr: Translator, *, silent: bool = False
-    ) -> None:
+        self,
+        record: MatchRecord,
+        summary: Summary,
+        chat: int,
+        caption: str,
+        tr: Translator,
+        *,
+        markup: InlineKeyboardMarkup | None = None,
+        silent: bool = False,
+    ) -> tuple[int, bool]:
         """The match card with its caption; the caption alone when pictures are off or the card cannot be drawn
-        or sent (a 429 is waited out, a 403 reaches the caller)."""
+        or sent (a 429 is waited out, a 403 reaches the caller). The message's id, and whether it is the card."""
         png = None
         if self.painter is not None and caption_fits(caption):
             png = await self.painter.png(build.match_card(tr, record, summary), key=f"{record.id}:{tr.lang}")
         if png is not None:
             try:
-                await self.outbox.send_photo(chat, png, caption, silent=silent)
-                return
+                return await self.outbox.send_photo(chat, png, caption, markup, silent=silent), True
             except TelegramBadRequest as exc:
                 if "upgraded to a supergroup" in exc.message:
                     raise
                 log.warning("match %s: Telegram refused its card (%s); its text goes alone", record.id, exc.message)
-        await self.outbox.send(chat, caption, silent=silent)
+        return (await self.outbox.send(chat, caption, markup, silent=silent)).message_id, False
 
     async def _edit(self, chat: int, message_id: int, text: str, markup: Markup | None, version: int) -> bool:
         """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
@@ -188,7 +197,11 @@ class Passes:
         view = match.deal.view(seat)
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
-        markup = keyboards.panel_json(tr, record.id, record.version, view) if record.is_active else None
+        if record.is_active:
+            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view)
+        else:  # the last panel of a match someone won offers the rematch
+            won = messages.summary is not None and messages.summary.winner is not None
+            markup = keyboards.rematch_keyboard(tr, record.id) if won else None
         old = messages.panel(seat)
         since = messages.panel_since[seat]
         handed = record.is_active and match.turn == seat and since < record.turn_since
@@ -214,7 +227,7 @@ class Passes:
         return True
 
     async def _new_panel(
-        self, record: MatchRecord, seat: int, old: int | None, since: int, text: str, markup: str | None
+        self, record: MatchRecord, seat: int, old: int | None, since: int, text: str, markup: Markup | None
     ) -> int | None:
         """Send the seat's panel as a new message and record it; the panel it replaced, to tidy."""
         quiet = self.time() - record.pressed[seat] < QUIET_AFTER

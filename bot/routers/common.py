@@ -36,6 +36,7 @@ REJECTION_TOASTS: dict[Rejection, str] = {
     Rejection.CHALLENGE_OPEN: "toast-challenge-open",
     Rejection.NOT_ALLOWED: "toast-only-creator",
     Rejection.TOO_EARLY: "toast-too-early",
+    Rejection.REMATCH_OVER: "toast-rematch-over",
 }
 
 

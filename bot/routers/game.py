@@ -212,7 +212,7 @@ async def withdraw(
         await query.answer(rejection_text(tr, exc))
         return
     await query.answer()
-    presenter.close_challenge(challenge, "challenge-withdrawn" if not admin else "challenge-cancelled")
+    await presenter.close_challenge(challenge, "challenge-withdrawn" if not admin else "challenge-cancelled")
 
 
 async def surrender_command(message: Message, records: Records, i18n: I18n, tr: Translator) -> None:

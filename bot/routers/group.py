@@ -160,7 +160,7 @@ async def cancel(message: Message, challenges: Challenges, presenter: Presenter,
         await message.reply(rejection_text(tr, exc))
         return
     key = "challenge-withdrawn" if challenge.creator.id == user.id else "challenge-cancelled"
-    presenter.close_challenge(challenge, key)
+    await presenter.close_challenge(challenge, key)
 
 
 def build() -> Router:

@@ -6,6 +6,7 @@
 - ``challenges``: opening, accepting, withdrawing and expiring challenges.
 - ``chats``: settings, profiles, languages, flags, migrations.
 - ``results``: leaderboards, stats, histories.
+- ``rematches``: the rematch button under a finished match (a challenge of its own kind).
 - ``seats``: a person or a computer policy in each seat, and what happens next after a write.
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
 """
@@ -23,6 +24,7 @@ from bot.services.chats import Chats
 from bot.services.finish import Finisher
 from bot.services.moves import Moves
 from bot.services.records import Records
+from bot.services.rematches import Rematches
 from bot.services.results import Results
 from bot.services.seats import Seats
 from bot.services.terms import Terms
@@ -84,6 +86,7 @@ class Services:
     challenges: Challenges
     results: Results
     seats: Seats
+    rematches: Rematches
 
     @classmethod
     def build(
@@ -113,4 +116,7 @@ class Services:
             challenges=challenges,
             results=Results(stores.results),
             seats=seats,
+            rematches=Rematches(
+                challenges, stores.challenges, stores.matches, records, terms, clock=clock.time
+            ),
         )

@@ -115,6 +115,11 @@ class Challenges:
             created=now,
             expires=now + self.terms.challenge_ttl,
         )
+        return await self.put(challenge)
+
+    async def put(self, challenge: Challenge) -> Challenge:
+        """Open ``challenge`` as it is made (``open``, or a rematch's); refused while its creator has one open in
+        its chat or plays there."""
         # Its notice and its expiry first (their own slots), so that no open challenge lacks them; taken
         # back when the challenge is refused (one left by a process dying in between expires as nothing).
         await asyncio.gather(
@@ -202,8 +207,11 @@ class Challenges:
                 raise Rejected(Rejection.NOT_INVITED)
             if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
                 raise Rejected(Rejection.NOT_INVITED)
-        match = Match.new(challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target)
+        match = Match.new(
+            challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target, first=challenge.opener
+        )
         settings = await self.chats.settings(challenge.chat_id)
+        clock = settings.turn_clock(self.terms.turn_timeout) if challenge.clock is None else challenge.clock
         now = self.clock()
         record = MatchRecord(
             id=secrets.token_urlsafe(8),
@@ -214,7 +222,8 @@ class Challenges:
             updated=now,
             deal=StoredDeal.of(match),
             # Against the computer, no clock: nobody waits for the person but the computer.
-            turn_timeout=0 if joiner.computer else settings.turn_clock(self.terms.turn_timeout),
+            turn_timeout=0 if joiner.computer else clock,
+            opener=match.deal.first,
         )
         # The challenge's job looks in a moment whether this accept was carried through (see _created).
         await self.scheduler.schedule(expiry_job(challenge.id), now + ACCEPT_CHECK)

@@ -87,6 +87,16 @@ return 1
 """
 
 
+# The rematch of a finished match: the challenge that holds it, or (none yet) ARGV[1] from now on.
+# KEYS: 1 the match's rematch. ARGV: 1 challenge id, 2 TTL. Returns the challenge id that holds it.
+CLAIM_REMATCH = """
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return ARGV[1]
+"""
+
+
 class Opened(enum.Enum):
     """What became of opening a challenge."""
 
@@ -118,6 +128,7 @@ class ChallengeStore(Store):
         self._message = self.script(CHALLENGE_MESSAGE)
         self._notice_message = self.script(NOTICE_MESSAGE)
         self._withdraw = self.script(WITHDRAW)
+        self._claim_rematch = self.script(CLAIM_REMATCH)
 
     async def read(self, challenge_id: str) -> bytes | str | None:
         """The challenge's JSON as stored (None once joined, withdrawn or expired)."""
@@ -168,6 +179,16 @@ class ChallengeStore(Store):
             k.accepted(challenge.chat_id, challenge.id),
         ]
         return text(await self.run(self._expire, keys, [challenge.id]))
+
+    async def rematch(self, chat_id: int, match_id: str) -> str | None:
+        """The id of the challenge that is the rematch of the chat's finished match ``match_id``, if any."""
+        value = await self.call(self.redis.get(self.keys.rematch(chat_id, match_id)))
+        return None if value is None else text(value)
+
+    async def claim_rematch(self, chat_id: int, match_id: str, challenge_id: str, *, ttl: int) -> str:
+        """Make ``challenge_id`` the rematch of the match unless one is already: the id of the one that is."""
+        keys = [self.keys.rematch(chat_id, match_id)]
+        return text(await self.run(self._claim_rematch, keys, [challenge_id, ttl]))
 
     async def accepted(self, chat_id: int, challenge_id: str) -> bytes | str | None:
         """The record (JSON) of the match the challenge became, if it was accepted."""

@@ -92,6 +92,11 @@ class Keys:
         chat = challenge_chat(challenge_id)
         return f"{self.prefix}:ch:{challenge_id}" if chat is None else f"{self.prefix}:ch:{_chat(chat)}:{challenge_id}"
 
+    def rematch(self, chat_id: int, match_id: str) -> str:
+        """String with a TTL: the challenge that is the rematch of a finished match of the chat (the first
+        player's press opened it; the other's accepts it)."""
+        return f"{self.prefix}:rm:{_chat(chat_id)}:{match_id}"
+
     def accepted(self, chat_id: int, challenge_id: str) -> str:
         """String with a TTL: the record (JSON) of the match a challenge became, written with the accept (the
         match's own key is written right after; a process dying in between leaves this to finish it)."""

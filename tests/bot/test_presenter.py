@@ -61,7 +61,7 @@ class TestChallenges:
     async def test_closed(self, world: World, key: str, message: int | None) -> None:
         """A withdrawn or cancelled challenge's message says so, without buttons."""
         challenge = await challenge_in(world, message=message)
-        world.presenter.close_challenge(challenge, key)
+        await world.presenter.close_challenge(challenge, key)
         text = render.challenge_closed_text(TR, challenge, key)
         expected = [] if message is None else [("edit", CHAT, MESSAGE, text, None)]
         assert [(c.kind, c.chat, c.message_id, c.text, c.markup) for c in world.outbox.calls] == expected

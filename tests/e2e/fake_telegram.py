@@ -114,7 +114,7 @@ def html_error(text: str) -> str | None:
 JSON_FIELDS = {
     "reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities", "allowed_updates",
 }  # fmt: skip
-SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup")
+SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageReplyMarkup")
 """The calls that put something in a chat (Telegram's limits count them)."""
 BOT_ID = 123456
 """The bot's id, as in its token (``123456:TEST-token``), as Telegram has it."""
@@ -506,6 +506,8 @@ class FakeTelegram:
         sent = self.messages.get(key)
         if sent is None:
             return self._error(400, "Bad Request: message to edit not found")
+        if sent.photo is not None:
+            return self._error(400, "Bad Request: there is no text in the message to edit")
         if bad := self._bad_html(p):
             return bad
         markup = p.get("reply_markup")
@@ -516,6 +518,29 @@ class FakeTelegram:
                 "are exactly the same as a current content and reply markup of the message",
             )
         sent.text, sent.reply_markup = p["text"], markup
+        sent.history.append(sent.text)
+        sent.markups.append(markup)
+        self._changed(key[0])
+        return self._ok(self._message_dict(sent))
+
+    def _m_editMessageCaption(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """As Telegram: a picture's caption (at most 1024 characters, HTML checked) and buttons; a text message
+        has no caption to edit."""
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        sent = self.messages.get(key)
+        if sent is None:
+            return self._error(400, "Bad Request: message to edit not found")
+        if sent.photo is None:
+            return self._error(400, "Bad Request: there is no caption in the message to edit")
+        caption = p.get("caption", "")
+        if bad := self._bad_html({**p, "text": caption}):
+            return bad
+        if len(html.unescape(TAG.sub("", caption))) > 1024:
+            return self._error(400, "Bad Request: message caption is too long")
+        markup = p.get("reply_markup")
+        if sent.text == caption and sent.reply_markup == markup:
+            return self._error(400, "Bad Request: message is not modified")
+        sent.text, sent.reply_markup = caption, markup
         sent.history.append(sent.text)
         sent.markups.append(markup)
         self._changed(key[0])

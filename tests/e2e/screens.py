@@ -189,7 +189,9 @@ async def assert_final(
         shown = fake.messages[(player.id, panel)]
         view = match.deal.view(seat)
         assert shown.text == render.panel_text(tr, record, view, summary=messages.summary)
-        assert shown.buttons() == []
+        # A match someone won offers its rematch (bot.services.rematches) there; none other button stays.
+        rematch = [f"rm:{record.id}"] if messages.summary.winner is not None else []
+        assert [b.get("callback_data") for b in shown.buttons()] == rematch
         assert not [m for m in fake.chat_messages(player.id) if any(move_data(b) for b in m.buttons())]
     texts = [m.text for m in fake.chat_messages(group)]
     # A 42 deal both seats passed has no result: the group is told it is dealt again (exactly once, too).

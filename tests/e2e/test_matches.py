@@ -105,7 +105,8 @@ class TestWholeMatches:
                 # Each player's last panel says the match is over, with the result and the rating change; the
                 # card follows it, with their own result and rating change.
                 *_, last, mine = fake.chat_messages(user.id)
-                assert ptr("panel-match-over") in last.text and own_won in last.text and last.buttons() == []
+                assert ptr("panel-match-over") in last.text and own_won in last.text
+                assert [b["callback_data"] for b in last.buttons()] == [f"rm:{record.id}"]  # the rematch
                 assert last.text.endswith(own_rating)
                 assert mine.text == render.private_result_text(ptr, record, summary, seat)
                 assert mine.photo == card.photo if ptr.lang == tr.lang else mine.photo not in (None, card.photo)

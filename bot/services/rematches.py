@@ -1,0 +1,130 @@
+"""Rematches: the 🔁 under a finished match's result (in its chat, and on each player's last panel).
+
+The first player's press opens a challenge in the match's chat that is the
+match's rematch: its message is the match's result, its only opponent the
+other player, with the same game, target and clock, and the player who did
+not open the match opens the next. The other player's press accepts it (the
+accept is a challenge's accept: atomic, refused to one who plays there
+already). Two first presses at the same moment open two challenges; the
+match's rematch is the one claimed first, and the other is withdrawn. Against
+the computer one press starts the next match at the same level. A rematch is
+offered for the challenges' lifetime after the match ended; its challenge
+lives as long as any challenge.
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.models import Challenge, MatchRecord, Player, Rejection, Status
+from bot.services.challenges import Challenges
+from bot.services.errors import Rejected
+from bot.services.records import Records
+from bot.services.terms import KEEP_AFTER_DEADLINE, Terms
+from bot.storage.challenges import ChallengeStore
+from bot.storage.keys import challenge_id as new_challenge_id
+from bot.storage.matches import MatchStore
+
+
+class Step(enum.Enum):
+    """What a press on the rematch button did."""
+
+    ASKED = "asked"
+    """The first press: the rematch waits for the other player."""
+    WAITING = "waiting"
+    """The same player again: it still waits."""
+    STARTED = "started"
+    """The other player's press (or one against the computer): the next match began."""
+
+
+@dataclass
+class Rematch:
+    step: Step
+    old: MatchRecord
+    """The finished match."""
+    challenge: Challenge
+    """The rematch's challenge."""
+    record: MatchRecord | None = None
+    """The next match, once it began."""
+
+
+class Rematches:
+    def __init__(
+        self,
+        challenges: Challenges,
+        store: ChallengeStore,
+        matches: MatchStore,
+        records: Records,
+        terms: Terms,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self.challenges = challenges
+        self.store = store
+        self.matches = matches
+        self.records = records
+        self.terms = terms
+        self.clock = clock
+
+    async def press(self, match_id: str, presser: Player) -> Rematch:
+        """A player of the finished match ``match_id`` pressed its rematch button (``presser``: as they are now,
+        their name and language)."""
+        old, _ = await self.records.peek(match_id)
+        seat = old.seat_of(presser.id)
+        if seat is None:
+            raise Rejected(Rejection.NOT_A_PLAYER)
+        if old.is_active:
+            raise Rejected(Rejection.NO_MATCH)
+        if old.status is Status.ABANDONED or self.clock() > old.updated + self.terms.challenge_ttl:
+            raise Rejected(Rejection.REMATCH_OVER)
+        held = await self.store.rematch(old.chat_id, old.id)
+        if held is None:
+            mine = await self._open(old, seat, presser)
+            held = await self.store.claim_rematch(
+                old.chat_id, old.id, mine.id, ttl=self.terms.challenge_ttl + KEEP_AFTER_DEADLINE
+            )
+            if held == mine.id:
+                computer = old.computer_seat
+                if computer is None:
+                    return Rematch(Step.ASKED, old, mine)
+                level, name = old.players[computer].level, old.players[computer].name
+                assert level is not None
+                record = await self.challenges.play_computer(mine.id, presser.id, level, name)
+                return Rematch(Step.STARTED, old, mine, record)
+            await self.challenges.withdraw(mine.id, presser.id)  # the other's first press came first
+        challenge = await self.challenges.challenge(held)
+        if challenge is None:  # taken, or its time ran out
+            raise Rejected(Rejection.REMATCH_OVER)
+        if challenge.creator.id == presser.id:
+            return Rematch(Step.WAITING, old, challenge)
+        record = await self.challenges.accept(held, presser)
+        return Rematch(Step.STARTED, old, challenge, record)
+
+    async def _open(self, old: MatchRecord, seat: int, presser: Player) -> Challenge:
+        """The rematch's challenge, opened by the presser: the other player its only opponent, the match's game,
+        target and clock, the player who did not open the match opening the next (the presser is its seat 0)."""
+        _, match = await self.records.peek(old.id)
+        other = old.players[1 - seat]
+        opener = None if old.opener is None else (0 if old.players[1 - old.opener].id == presser.id else 1)
+        result = (await self.matches.messages(old.id)).result
+        now = self.clock()
+        challenge = Challenge(
+            id=new_challenge_id(secrets.token_urlsafe(6), old.chat_id),
+            chat_id=old.chat_id,
+            creator=presser,
+            opponent_id=None if other.computer else other.id,
+            opponent_name=other.name,
+            preset=match.rules.name,
+            target=match.deal.target,
+            lang=old.lang,
+            created=now,
+            expires=now + self.terms.challenge_ttl,
+            message_id=result,
+            rematch_of=old.id,
+            opener=opener,
+            clock=old.turn_timeout,
+        )
+        return await self.challenges.put(challenge)
