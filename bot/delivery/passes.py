@@ -112,9 +112,9 @@ class Passes:
             await self.outbox.send(chat, render.deal_result_text(tr, record, deal))
         elif messages.summary is not None:
             lines = [render.match_result_text(tr, record, messages.summary)]
-            rating = render.rating_text(tr, record, messages.summary)
-            if rating is not None:
-                lines.append(rating)
+            summary = messages.summary
+            extra = (render.rating_text(tr, record, summary), render.series_text(tr, record, summary))
+            lines += [line for line in extra if line is not None]
             await self._card(record, messages.summary, chat, "\n".join(lines), tr)
 
     async def _card(

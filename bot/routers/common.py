@@ -94,7 +94,7 @@ async def play_computer(
     """Start a match of ``user`` against the computer in the message's chat (a group, or the private chat
     with the bot): a challenge the computer takes at once. A challenge of theirs still open there is the one
     the computer takes (its message then says the match began)."""
-    await chats.update_profile(user.id, name=player_of(user).name)
+    await chats.update_profile(user.id, name=player_of(user).name, username=user.username)
     challenge = await challenges.open_challenge_of(message.chat.id, user.id)
     try:
         if challenge is None:

@@ -118,7 +118,7 @@ async def play(
         await message.reply(tr("error-self-challenge"))
         return
     target = asked.target if game_of(find_preset(asked.preset)).targets else None
-    await chats.update_profile(user.id, name=player_of(user).name)
+    await chats.update_profile(user.id, name=player_of(user).name, username=user.username)
     try:
         challenge = await challenges.open(
             message.chat.id, player_of(user), asked.preset, tr.lang, target=target, opponent_username=username,

@@ -111,6 +111,6 @@ class Services:
             moves=moves,
             chats=chats,
             challenges=challenges,
-            results=Results(stores.results),
+            results=Results(stores.results, clock=clock.time),
             seats=seats,
         )
