@@ -38,7 +38,7 @@ def summary(match_id: str, winner: Player, loser: Player) -> Summary:
 
 def opening(match_id: str, winner: Player, loser: Player) -> str:
     """The summary as the chat's step gets it: JSON without the rating fields and its closing brace."""
-    return summary(match_id, winner, loser).model_dump_json(exclude={"rating_change", "ratings"})[:-1]
+    return summary(match_id, winner, loser).model_dump_json(exclude={"rating_change", "ratings", "series"})[:-1]
 
 
 async def counted_chat(
