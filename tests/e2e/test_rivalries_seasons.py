@@ -40,8 +40,8 @@ TR = I18n()["ru"]
 ANN_NAME, BOB_NAME = render.user_text(ANN.first_name), render.user_text(BOB.first_name)
 
 
-def utc(*when: int) -> float:
-    return datetime.datetime(*when, tzinfo=datetime.UTC).timestamp()
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> float:
+    return datetime.datetime(year, month, day, hour, minute, second, tzinfo=datetime.UTC).timestamp()
 
 
 async def stats_reply(
