@@ -213,6 +213,12 @@ def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | 
     )
 
 
+def group_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> str:
+    """The match's result as the group reads it: how it ended, the rating change, the series."""
+    extra = (rating_text(tr, record, summary), series_text(tr, record, summary))
+    return "\n".join([match_result_text(tr, record, summary), *(line for line in extra if line is not None)])
+
+
 def series_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
     """Who leads the two players' series in the chat after the match (None for a match not between two
     people, or counted before series were)."""

@@ -111,11 +111,8 @@ class Passes:
                 await self._edit(chat, messages.table, final, None, record.version)
             await self.outbox.send(chat, render.deal_result_text(tr, record, deal))
         elif messages.summary is not None:
-            lines = [render.match_result_text(tr, record, messages.summary)]
-            summary = messages.summary
-            extra = (render.rating_text(tr, record, summary), render.series_text(tr, record, summary))
-            lines += [line for line in extra if line is not None]
-            await self._card(record, messages.summary, chat, "\n".join(lines), tr)
+            text = render.group_result_text(tr, record, messages.summary)
+            await self._card(record, messages.summary, chat, text, tr)
 
     async def _card(
         self, record: MatchRecord, summary: Summary, chat: int, caption: str, tr: Translator, *, silent: bool = False

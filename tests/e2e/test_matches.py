@@ -95,7 +95,8 @@ class TestWholeMatches:
             # The result is the match card, the result's text its caption.
             (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
-            assert card.text == won + "\n" + rating
+            series = tr("series-lead", name=escape(record.players[w].name), lead=1, trail=0)
+            assert card.text == "\n".join([won, rating, series])
             for seat, user in enumerate((ann, bob)):
                 # Each player's last panel says the match is over, with the result and the rating change; the
                 # card follows it, with their own result and rating change.
