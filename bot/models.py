@@ -286,6 +286,42 @@ class Standing(BaseModel):
     lost: int
 
 
+class SeasonStanding(BaseModel):
+    """One row of a chat's season table: wins first, then the chat rating gained in the season."""
+
+    rank: int
+    user_id: int
+    name: str
+    won: int
+    lost: int
+    gained: int
+
+
+class Meeting(BaseModel):
+    """One result of two players' head-to-head record."""
+
+    winner: int
+    game: str
+    score: tuple[int, int]
+    """The winner's game points and the loser's."""
+
+
+class Rivalry(BaseModel):
+    """Two people's head-to-head record in a chat, seen from ``me``."""
+
+    me: int
+    them: int
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    streak: tuple[int, int] | None = None
+    """Who won the last matches in a row, and how many (None before any)."""
+    last: list[Meeting] = Field(default_factory=list)
+    """The last five results, newest first."""
+    per_game: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    """game -> (my wins, theirs)."""
+
+
 class RatingPoint(BaseModel):
     """A player's rating in a table after one of their rated matches."""
 
@@ -326,6 +362,8 @@ class Summary(BaseModel):
     """Points the winner took from the loser in this chat's rating."""
     ratings: tuple[int, int] | None = None
     """The winner's and the loser's chat ratings after the match."""
+    series: tuple[int, int] | None = None
+    """The winner's and the loser's wins against each other in this chat, this match counted (two people)."""
 
 
 @dataclass

@@ -20,7 +20,7 @@ from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
 from bot.lean import Markup
-from bot.models import Challenge, MatchRecord, MoveResult
+from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding
 from bot.outbox import Outbox
 from bot.pictures.painter import caption_fits
 from bot.services.chats import Chats
@@ -190,6 +190,21 @@ class Presenter:
         text = tr("claim-offer", idle=render.duration(tr, after))
         with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
             await self.outbox.send(record.players[seat].id, text, InlineKeyboardMarkup(inline_keyboard=[[button]]))
+
+    # -- seasons -------------------------------------------------------------------------
+
+    async def season_over(self, chat_id: int, lang: Lang, season: str, rows: list[SeasonStanding]) -> None:
+        """A group's season ended: its final table and its champion (``rows``: best first), within the group's
+        budget. A group that removed the bot, or is gone, gets nothing; other failures reach the caller."""
+        if await self.chats.group_gone(chat_id):
+            return
+        try:
+            await self.outbox.send(chat_id, render.season_final_text(self.i18n[lang], season, rows))
+        except TelegramForbiddenError as exc:
+            log.info("group %s: %s; the final table of %s is dropped", chat_id, exc.message, season)
+            await self.chats.set_group_gone(chat_id, True)
+        except TelegramBadRequest as exc:
+            log.info("group %s: %s; the final table of %s is dropped", chat_id, exc.message, season)
 
     # -- other messages ------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ import math
 
 from bot.games import game_of
 from bot.i18n import Translator
-from bot.models import Challenge, Finish, MatchRecord, Summary
+from bot.models import Challenge, Finish, MatchRecord, Rivalry, SeasonStanding, Summary
+from bot.seasons import year_month
 
 # Imported "as" themselves: callers read these pieces of texts, and the views' type, through this module too.
 from bot.texts import clip as clip
@@ -198,10 +199,9 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
 
 
 def result_caption(tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None) -> str:
-    """The group's match result: who won and how, the rating change, and ``line`` under them (what became of
-    the rematch)."""
-    lines = [match_result_text(tr, record, summary), rating_text(tr, record, summary), line]
-    return "\n".join(x for x in lines if x is not None)
+    """The group's match result (``group_result_text``) and ``line`` under it (what became of the rematch)."""
+    text = group_result_text(tr, record, summary)
+    return text if line is None else f"{text}\n{line}"
 
 
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
@@ -217,6 +217,79 @@ def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | 
         rl=str(summary.ratings[1]),
         d=summary.rating_change,
     )
+
+
+def group_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> str:
+    """The match's result as the group reads it: how it ended, the rating change, the series."""
+    extra = (rating_text(tr, record, summary), series_text(tr, record, summary))
+    return "\n".join([match_result_text(tr, record, summary), *(line for line in extra if line is not None)])
+
+
+def series_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
+    """Who leads the two players' series in the chat after the match (None for a match not between two
+    people, or counted before series were)."""
+    if summary.series is None or summary.winner is None:
+        return None
+    won, lost = summary.series
+    if won == lost:
+        return tr("series-tie", n=won)
+    leader = summary.winner if won > lost else 1 - summary.winner
+    return tr("series-lead", name=name(record, leader), lead=max(won, lost), trail=min(won, lost))
+
+
+def rivalry_text(tr: Translator, mine: str, theirs: str, rivalry: Rivalry) -> str:
+    """Two people's head-to-head record in a chat, the asker's (``mine``: their name) first."""
+    names = {rivalry.me: user_text(mine), rivalry.them: user_text(theirs)}
+    lines = [
+        tr("rivalry-title", a=names[rivalry.me], b=names[rivalry.them]),
+        tr("rivalry-score", played=rivalry.played, won=rivalry.won, lost=rivalry.lost),
+    ]
+    if rivalry.streak is not None:
+        holder, length = rivalry.streak
+        lines.append(tr("rivalry-streak", name=names.get(holder, ""), wins=tr("wins", n=length)))
+    for game, (won, lost) in sorted(rivalry.per_game.items()):
+        lines.append(tr("rivalry-game", game=tr(f"game-{game}"), won=won, lost=lost))
+    meetings = []
+    for meeting in rivalry.last:
+        won_it = meeting.winner == rivalry.me
+        mine_score, their_score = meeting.score if won_it else meeting.score[::-1]
+        meetings.append(tr("rivalry-meeting", result="won" if won_it else "lost", game=tr(f"game-{meeting.game}"),
+                           mine=mine_score, theirs=their_score))  # fmt: skip
+    if meetings:
+        lines.append(tr("rivalry-last", meetings=" · ".join(meetings)))
+    return "\n".join(lines)
+
+
+def season_name(tr: Translator, season: str) -> str:
+    """A season as players say it: «март 2026», «marzec 2026»."""
+    year, month = year_month(season)
+    return tr("season-name", month=month, year=str(year))
+
+
+def season_line(tr: Translator, row: SeasonStanding) -> str:
+    """One row of a season's table: place, name, wins, losses, the rating gained in the season."""
+    return tr(
+        "season-row",
+        rank=row.rank,
+        name=user_text(row.name or str(row.user_id)),
+        wins=tr("wins", n=row.won),
+        losses=tr("losses", n=row.lost),
+        gained=signed(row.gained),
+    )
+
+
+def season_final_text(tr: Translator, season: str, rows: list[SeasonStanding]) -> str:
+    """The group's post at a season's end: its final table and its champion (``rows``: best first)."""
+    champion = rows[0]
+    lines = [
+        tr("season-final-title", season=season_name(tr, season)),
+        tr("season-champion", name=user_text(champion.name or str(champion.user_id)), wins=tr("wins", n=champion.won)),
+        "",
+        *(season_line(tr, row) for row in rows),
+        "",
+        tr("season-final-next"),
+    ]
+    return "\n".join(lines)
 
 
 MINUS = "\u2212"

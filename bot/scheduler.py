@@ -1,7 +1,8 @@
 """Things that happen later, kept in Redis: due jobs that exactly one process acts on.
 
 A job is a string ``<kind>:<argument>`` (``x:<challenge>`` a challenge's expiry,
-``t:<match>`` a match's turn clock and the computer's moves; the names are made
+``t:<match>`` a match's turn clock and the computer's moves, ``s:<chat>:<season>``
+a group's season that ends; the names are made
 here and nowhere else) in one sorted set (``bot/storage/jobs.py``), scored by
 when it is due. The services schedule through this scheduler; the scheduler of
 every running process claims due jobs atomically (the claim moves the job's
@@ -44,6 +45,8 @@ CLOCK = "t"
 """The kind of a match's job: its turn clock, and the computer's moves."""
 EXPIRY = "x"
 """The kind of a challenge's job: its expiry, and the look at whether an accept was carried through."""
+SEASON = "s"
+"""The kind of a group's season job: its final table, posted when the season ends."""
 
 
 def clock_job(match_id: str) -> str:
@@ -54,6 +57,17 @@ def clock_job(match_id: str) -> str:
 def expiry_job(challenge_id: str) -> str:
     """The job of a challenge's expiry."""
     return f"{EXPIRY}:{challenge_id}"
+
+
+def season_job(chat_id: int, season: str) -> str:
+    """The job of a group's season (``YYYY-MM``): its final table at its end."""
+    return f"{SEASON}:{chat_id}:{season}"
+
+
+def season_of_job(argument: str) -> tuple[int, str]:
+    """The group and the season a season job's argument names."""
+    chat, _, season = argument.rpartition(":")
+    return int(chat), season
 
 
 class Scheduler:

@@ -1,12 +1,13 @@
-"""What the scheduler's jobs do: challenges that expire, each match's turn clock, and the computer's moves.
+"""What the scheduler's jobs do: challenges that expire, each match's turn clock, the computer's moves, and the
+final table of a group's season.
 
 Every handler reads the state from Redis and acts only on what is still true
 there, so that a job run twice (by two processes, or again after a crash)
 does its work once: an expiry is taken by one script call, a reminder and an
 offer are marked per match version before they are sent, a forfeit, an
 abandonment or the computer's move is a compare-and-set on the version the
-handler read. Handlers ask the services and hand what Telegram must show to
-the presenter.
+handler read, a season's final table is marked for good before it is posted.
+Handlers ask the services and hand what Telegram must show to the presenter.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import logging
 from collections.abc import Awaitable
 
 from bot.clock import Clock
-from bot.models import MatchRecord, MoveResult
+from bot.models import LANGS, MatchRecord, MoveResult
 from bot.presenter import Presenter
-from bot.scheduler import CLOCK, EXPIRY, Scheduler
+from bot.scheduler import CLOCK, EXPIRY, SEASON, Scheduler, season_of_job
 from bot.services import Services
 from bot.services.errors import Rejected
 from bot.services.seats import Computer
@@ -25,6 +26,8 @@ from bot.services.turn_clock import next_look
 from engine import Match
 
 log = logging.getLogger(__name__)
+SEASON_TABLE = 10
+"""How many of a season's players its final table lists."""
 
 
 class Timers:
@@ -35,12 +38,14 @@ class Timers:
         self.seats = services.seats
         self.matches = services.stores.matches
         self.terms = services.terms
+        self.results = services.results
         self.presenter = presenter
         self.clock = clock
 
     def register(self, scheduler: Scheduler) -> None:
         scheduler.on(EXPIRY, self.challenge_due)
         scheduler.on(CLOCK, self.match_due)
+        scheduler.on(SEASON, self.season_due)
 
     # -- challenges ------------------------------------------------------------
 
@@ -63,6 +68,24 @@ class Timers:
             return challenge.expires
         await self.presenter.challenge_expired(challenge)
         await self.challenges.expire(challenge)
+        return None
+
+    # -- seasons -----------------------------------------------------------------
+
+    async def season_due(self, argument: str) -> float | None:
+        """A group's season is over: its final table and champion, posted once. The mark goes first, so that a
+        job run again (after a crash, or by another process) posts nothing; a post Telegram did not take
+        clears it, and the job runs again. A group without a counted match in the season gets nothing."""
+        chat_id, season = season_of_job(argument)
+        rows, lang = await self.results.season(chat_id, season, SEASON_TABLE)
+        if not rows or lang not in LANGS or not await self.results.claim_season_post(chat_id, season):
+            return None
+        try:
+            await self.presenter.season_over(chat_id, lang, season, rows)
+        except Exception:
+            await self.results.release_season_post(chat_id, season)
+            raise
+        log.info("chat %s: the final table of season %s posted", chat_id, season)
         return None
 
     # -- the turn clock ----------------------------------------------------------

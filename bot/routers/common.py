@@ -133,7 +133,7 @@ async def person(user: User, chats: Chats) -> Player:
     """The user about to play: their name kept in their profile, and their own language (their /lang choice,
     else their Telegram language when it is ours) for what they read in private."""
     player = player_of(user)
-    await chats.update_profile(user.id, name=player.name)
+    await chats.update_profile(user.id, name=player.name, username=user.username)
     return player.model_copy(update={"lang": await chats.own_lang(user.id, user.language_code)})
 
 

@@ -44,7 +44,7 @@ async def start(
     user = message.from_user
     if user is None:
         return
-    await chats.update_profile(user.id, name=player_of(user).name, started=True)
+    await chats.update_profile(user.id, name=player_of(user).name, started=True, username=user.username)
     payload = command.args or ""
     if payload.startswith("j_"):
         log_ctx["action"] = "join"
@@ -79,7 +79,7 @@ async def play_here(
     user = message.from_user
     if user is None:
         return
-    await chats.update_profile(user.id, name=player_of(user).name, started=True)
+    await chats.update_profile(user.id, name=player_of(user).name, started=True, username=user.username)
     settings = await chats.settings(message.chat.id)
     preset, target = settings.preset, settings.target
     level: Level = "normal"

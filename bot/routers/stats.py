@@ -7,14 +7,15 @@ import logging
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
-from aiogram.types import BufferedInputFile, Message
+from aiogram.types import BufferedInputFile, Message, User
 
 from bot import render
 from bot.i18n import I18n, Translator
-from bot.models import LEVELS, Standing, Summary
+from bot.models import LANGS, LEVELS, Standing, Summary
 from bot.pictures import build as pictures
 from bot.pictures.painter import Painter, caption_fits
 from bot.routers.common import GROUP_TYPES, preset_words, unknown_game
+from bot.routers.group import USERNAME
 from bot.services.chats import Chats
 from bot.services.results import Results
 
@@ -38,22 +39,56 @@ def standing_line(tr: Translator, row: Standing) -> str:
     )
 
 
-async def top(message: Message, command: CommandObject, results: Results, tr: Translator) -> None:
-    """The chat's leaderboard (``/top all``: across all chats), top 10 and your own rank."""
-    everywhere = (command.args or "").strip().lower() in ("all", "все", "wszyscy", "global")
-    if message.chat.type not in GROUP_TYPES:
-        everywhere = True
-    chat_id = None if everywhere else message.chat.id
+ALL_CHATS = ("all", "все", "wszyscy", "global")
+"""``/top`` words for the table across all chats (all-time)."""
+
+
+def top_words(i18n: I18n, key: str) -> set[str]:
+    """The ``/top`` words of a locale list (``top-words-all-time``), in every language, lowercase."""
+    return {word.strip().lower() for lang in LANGS for word in i18n[lang](key).split(",") if word.strip()}
+
+
+async def top(message: Message, command: CommandObject, results: Results, i18n: I18n, tr: Translator) -> None:
+    """A group's current season (``/top``), its all-time table (``/top all-time``, ``/top за всё время``,
+    ``/top wszystko``...), or the table across all chats (``/top all``; in private: always), top 10 and your
+    own place."""
+    word = " ".join((command.args or "").lower().split())
+    if message.chat.type not in GROUP_TYPES or word in ALL_CHATS:
+        await all_time(message, results, tr, None)
+    elif word in top_words(i18n, "top-words-all-time"):
+        await all_time(message, results, tr, message.chat.id)
+    else:
+        await season_table(message, results, tr)
+
+
+async def all_time(message: Message, results: Results, tr: Translator, chat_id: int | None) -> None:
+    """The all-time table of a chat (None: across all chats) by rating."""
     rows = await results.leaderboard(chat_id, TOP)
     if not rows:
         await message.answer(tr("top-empty"))
         return
-    lines = [tr("top-title-all") if everywhere else tr("top-title")]
+    lines = [tr("top-title-all") if chat_id is None else tr("top-title")]
     lines += [standing_line(tr, row) for row in rows]
     user = message.from_user
     if user is not None and all(row.user_id != user.id for row in rows):
         mine = await results.rank_of(chat_id, user.id)
         lines.append(standing_line(tr, mine) if mine else tr("top-you-unranked"))
+    await message.answer("\n".join(lines))
+
+
+async def season_table(message: Message, results: Results, tr: Translator) -> None:
+    """The group's current season: wins, then the rating gained in it."""
+    season, chat_id = results.current_season(), message.chat.id
+    rows, _ = await results.season(chat_id, season, TOP)
+    if not rows:
+        await message.answer(tr("season-empty", season=render.season_name(tr, season)))
+        return
+    lines = [tr("season-title", season=render.season_name(tr, season))]
+    lines += [render.season_line(tr, row) for row in rows]
+    user = message.from_user
+    if user is not None and all(row.user_id != user.id for row in rows):
+        mine = await results.season_rank_of(chat_id, season, user.id)
+        lines.append(render.season_line(tr, mine) if mine else tr("season-you-unranked"))
     await message.answer("\n".join(lines))
 
 
@@ -78,12 +113,73 @@ def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = Non
     return tr("stats-match-row", result="won" if winner.id == for_user else "lost", **args)
 
 
-async def stats(message: Message, results: Results, tr: Translator, painter: Painter | None = None) -> None:
-    """Your matches, wins, win rate, rating, streaks, per game, and your last five matches; with a picture of
-    your rating over your last rated matches (in a group: there; in private: everywhere) as it shows them."""
+def replied_user(message: Message) -> User | None:
+    """The author of the message ``message`` replies to (None: no reply; in a forum topic, Telegram's reply
+    to the topic's first message is none)."""
+    reply = message.reply_to_message
+    if reply is None or (message.is_topic_message and reply.message_id == message.message_thread_id):
+        return None
+    if reply.sender_chat is not None:
+        return User(id=reply.sender_chat.id, is_bot=True, first_name=reply.sender_chat.title or "")
+    return reply.from_user
+
+
+async def rival_of(
+    message: Message, command: CommandObject, chats: Chats, tr: Translator
+) -> tuple[int, str] | str | None:
+    """Whom ``/stats`` asks about: another person (their id and name), None when nobody (the asker's own
+    stats), or the answer instead (asked in private, about oneself, a bot, an @username the bot never saw)."""
+    user = message.from_user
+    named = next((word for word in (command.args or "").split() if word.startswith("@")), None)
+    replied = None if named is not None else replied_user(message)
+    if user is None or (named is None and replied is None):
+        return None
+    if message.chat.type not in GROUP_TYPES:
+        return tr("rivalry-group-only")
+    if named is not None:
+        if named[1:].lower().endswith("bot"):  # Telegram keeps names ending in "bot" for bots
+            return tr("rivalry-not-a-person")
+        found = await chats.user_by_username(named[1:]) if USERNAME.fullmatch(named[1:]) else None
+        if found is None:
+            return tr("rivalry-unknown", name=render.user_text(named))
+        rival = found, (await chats.profile(found)).name or named
+    elif replied is not None and not replied.is_bot:
+        rival = replied.id, replied.full_name
+    else:
+        return tr("rivalry-not-a-person")
+    return tr("rivalry-self") if rival[0] == user.id else rival
+
+
+async def stats(
+    message: Message,
+    command: CommandObject,
+    results: Results,
+    chats: Chats,
+    tr: Translator,
+    painter: Painter | None = None,
+) -> None:
+    """Your stats (below); in a group, in reply to a player's message or with their @username, your head-to-head
+    record with them there."""
     user = message.from_user
     if user is None:
         return
+    rival = await rival_of(message, command, chats, tr)
+    if isinstance(rival, str):
+        await message.answer(rival)
+    elif rival is not None:
+        record = await results.rivalry(message.chat.id, user.id, rival[0])
+        if record.played:
+            await message.answer(render.rivalry_text(tr, user.full_name, rival[1], record))
+        else:
+            names = render.user_text(user.full_name), render.user_text(rival[1])
+            await message.answer(tr("rivalry-none", a=names[0], b=names[1]))
+    else:
+        await own_stats(message, user, results, tr, painter)
+
+
+async def own_stats(message: Message, user: User, results: Results, tr: Translator, painter: Painter | None) -> None:
+    """Your matches, wins, win rate, rating, streaks, per game, and your last five matches; with a picture of
+    your rating over your last rated matches (in a group: there; in private: everywhere) as it shows them."""
     in_group = message.chat.type in GROUP_TYPES
     data = await results.stats(user.id, message.chat.id if in_group else None)
     name = render.user_text(user.full_name)

@@ -114,7 +114,7 @@ class Services:
             moves=moves,
             chats=chats,
             challenges=challenges,
-            results=Results(stores.results),
+            results=Results(stores.results, clock=clock.time),
             seats=seats,
             rematches=Rematches(
                 challenges, stores.challenges, stores.matches, records, terms, clock=clock.time

@@ -60,8 +60,18 @@ class Chats:
         )
 
     async def update_profile(
-        self, user_id: int, *, name: str | None = None, lang: Lang | None = None, started: bool | None = None
+        self,
+        user_id: int,
+        *,
+        name: str | None = None,
+        lang: Lang | None = None,
+        started: bool | None = None,
+        username: str | None = None,
     ) -> None:
+        """Change what is known of a user; ``username`` (their @username, when they have one) makes them found
+        by it (``user_by_username``)."""
+        if username:
+            await self.store.remember_username(username, user_id)
         fields: dict[str, str] = {}
         if name is not None:
             fields["name"] = name
@@ -71,6 +81,10 @@ class Chats:
             fields["started"] = "1" if started else "0"
         if fields:
             await self.store.update_profile(user_id, fields)
+
+    async def user_by_username(self, username: str) -> int | None:
+        """The user the bot last saw with this @username (without the @, any case); None when it never saw it."""
+        return await self.store.user_by_username(username.lstrip("@"))
 
     async def chat_lang(self, chat_id: int, language_code: str | None) -> Lang:
         """A group's language: its setting, else the Telegram language (``language_code``) of the user who wrote

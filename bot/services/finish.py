@@ -3,10 +3,11 @@
 The move that ends a match is written with a note of what the rest of the
 finish needs (``finishing``: how it counts, the players, the summary). The
 steps after it are each in one slot and each done once however often they
-run: the chat's table, indexes and history (the summary gets the chat's
-rating change there), the global table, each player's indexes and history,
-the match's clock job; last, the summary kept with the match and its result
-posted. A process that dies between them leaves the rest to whoever reads the
+run: the chat's table, indexes and history, the two players' head-to-head
+record and the chat's season (the summary gets the chat's rating change and
+the series there; a season's first match schedules its end), the global
+table, each player's indexes and history, the match's clock job; last, the
+summary kept with the match and its result posted. A process that dies between them leaves the rest to whoever reads the
 match's screens next (``Records.screens``).
 """
 
@@ -17,7 +18,8 @@ import json
 from typing import Any
 
 from bot.models import Finish, MatchRecord, Status, Summary
-from bot.scheduler import Scheduler, clock_job
+from bot.scheduler import Scheduler, clock_job, season_job
+from bot.seasons import season_end
 from bot.services.terms import Terms
 from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
@@ -43,7 +45,7 @@ def finishing_note(record: MatchRecord, new: MatchRecord, match: Match) -> tuple
             finish=new.finish or Finish.TARGET,
             finished=new.updated,
         )
-    partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change", "ratings"})[:-1]
+    partial = "" if summary is None else summary.model_dump_json(exclude={"rating_change", "ratings", "series"})[:-1]
     computer = record.computer_seat
     note = json.dumps(
         {
@@ -68,17 +70,24 @@ class Finisher:
         self.scheduler = scheduler
         self.terms = terms
 
-    async def count(self, record: MatchRecord, finishing: str) -> tuple[int, int, int]:
-        """The steps of a finish after its write (see the module's text). Returns the chat's rating change and
-        the winner's and loser's ratings."""
+    async def count(self, record: MatchRecord, finishing: str) -> Summary | None:
+        """The steps of a finish after its write (see the module's text). Returns the summary as counted (with
+        the chat's rating change, the ratings and the series), None for a match not kept."""
         f = json.loads(finishing)
         winner, loser = (f["w"][0], f["w"][1]), (f["l"][0], f["l"][1])
         match_id, ttl, finished = record.id, self.terms.counted_ttl, record.updated
         a, b = record.players
-        (change, rating_w, rating_l), summary = await self.results.count_chat(
+        counted = await self.results.count_chat(
             record.chat_id, match_id, (a.id, b.id), winner, loser,
-            game=f["g"], counts=f["c"], summary=f["s"], finished=finished, ttl=ttl,
+            game=f["g"], counts=f["c"], summary=f["s"], finished=finished, ttl=ttl, lang=record.lang,
+            score=_score(f["s"], winner[0]),
         )  # fmt: skip
+        summary = counted.summary
+        if counted.season_began is not None:
+            # The chat's first counted match of a season: its final table is due at its end (once, whichever
+            # process counts; a step run again schedules nothing new).
+            season = counted.season_began
+            await self.scheduler.schedule(season_job(record.chat_id, season), season_end(season), if_missing=True)
         steps: list[Any] = [
             self.results.count_user(p.id, match_id, summary=summary, ttl=ttl) for p in (a, b) if not p.computer
         ]
@@ -93,7 +102,16 @@ class Finisher:
         await _together(steps)
         await self.scheduler.unschedule(clock_job(match_id))
         await self.matches.finished(match_id, summary, ttl=self.terms.finished_ttl)
-        return change, rating_w, rating_l
+        return Summary.model_validate_json(summary) if summary else None
+
+
+def _score(partial: str, winner: int) -> tuple[int, int]:
+    """The winner's and the loser's game points, from the summary the finish's note carries ((0, 0): none)."""
+    if not partial:
+        return 0, 0
+    summary = Summary.model_validate_json(partial + "}")
+    seat = 0 if summary.players[0].id == winner else 1
+    return summary.score[seat], summary.score[1 - seat]
 
 
 async def _together(steps: list[Any]) -> None:

@@ -256,13 +256,10 @@ class Moves:
             return None
         self.records.remember(new, match, raw=data)
         try:
-            ratings = await self.finisher.count(new, finishing)
+            summary = await self.finisher.count(new, finishing) or summary
         except StorageUnavailable as exc:
             # The move is made; the rest of its finish waits in Redis for the delivery to carry it through.
             log.warning("match %s: finished, its counting waits for Redis (%s)", new.id, exc)
-        else:
-            if summary is not None and new.winner is not None:
-                summary.rating_change, summary.ratings = ratings[0], (ratings[1], ratings[2])
         return MoveResult(new, match, summary=summary)
 
     async def _commit_move(

@@ -3,16 +3,68 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
-from bot.models import LEVELS, RatingPoint, Standing, Summary, UserStats
+from bot.models import LEVELS, Meeting, RatingPoint, Rivalry, SeasonStanding, Standing, Summary, UserStats
+from bot.seasons import season_of
 from bot.storage.results import RATING_LOG, ResultStore
 
 
 class Results:
     """What finished matches left in the tables, read for /top, /stats and /history."""
 
-    def __init__(self, store: ResultStore) -> None:
+    def __init__(self, store: ResultStore, *, clock: Callable[[], float]) -> None:
         self.store = store
+        self.clock = clock
+
+    def current_season(self) -> str:
+        """The season now (``YYYY-MM``, UTC)."""
+        return season_of(self.clock())
+
+    async def season(self, chat_id: int, season: str, limit: int = 10) -> tuple[list[SeasonStanding], str | None]:
+        """A chat's season table, best ``limit`` first (wins, then the rating gained), and the language of its
+        last match (None: no match counted in it)."""
+        ids = await self.store.season_table(chat_id, season, limit)
+        counts = await self.store.season_counts(chat_id, season)
+        rows = [_season_row(counts, user_id, rank) for rank, user_id in enumerate(ids, 1)]
+        return rows, counts.get("lang")
+
+    async def season_rank_of(self, chat_id: int, season: str, user_id: int) -> SeasonStanding | None:
+        rank = await self.store.season_rank(chat_id, season, user_id)
+        if rank is None:
+            return None
+        return _season_row(await self.store.season_counts(chat_id, season), user_id, rank)
+
+    async def claim_season_post(self, chat_id: int, season: str) -> bool:
+        """Whether the caller is the one to post a season's final table in the chat (marked for good)."""
+        return await self.store.claim_season_post(chat_id, season)
+
+    async def release_season_post(self, chat_id: int, season: str) -> None:
+        """The final table was not posted after all (Telegram did not take it): the next try posts it."""
+        await self.store.release_season_post(chat_id, season)
+
+    async def rivalry(self, chat_id: int, me: int, them: int) -> Rivalry:
+        """Two people's head-to-head record in a chat, seen from ``me``."""
+        data = await self.store.rivalry(chat_id, me, them)
+        last = []
+        for entry in filter(None, data.get("last", "").split(",")):
+            winner, game, sw, sl = entry.split(":")
+            last.append(Meeting(winner=int(winner), game=game, score=(int(sw), int(sl))))
+        per_game = {
+            name[2:]: (int(data.get(f"g:{name[2:]}:{me}", 0)), int(data.get(f"g:{name[2:]}:{them}", 0)))
+            for name in data
+            if name.startswith("p:")
+        }
+        return Rivalry(
+            me=me,
+            them=them,
+            played=int(data.get("played", 0)),
+            won=int(data.get(f"w:{me}", 0)),
+            lost=int(data.get(f"w:{them}", 0)),
+            streak=(int(data["sw"]), int(data["sn"])) if "sw" in data else None,
+            last=last,
+            per_game=per_game,
+        )
 
     @property
     def start_rating(self) -> int:
@@ -78,3 +130,14 @@ class Results:
     ) -> list[Summary]:
         rows = await self.store.history(chat_id=chat_id, user_id=user_id, limit=limit)
         return [Summary.model_validate(json.loads(row)) for row in rows]
+
+
+def _season_row(counts: dict[str, str], user_id: int, rank: int) -> SeasonStanding:
+    return SeasonStanding(
+        rank=rank,
+        user_id=user_id,
+        name=counts.get(f"n:{user_id}", ""),
+        won=int(counts.get(f"w:{user_id}", 0)),
+        lost=int(counts.get(f"l:{user_id}", 0)),
+        gained=int(counts.get(f"e:{user_id}", 0)),
+    )

@@ -34,6 +34,15 @@ class ChatStore(Store):
     async def update_profile(self, user_id: int, fields: dict[str, str]) -> None:
         await self.call(self.redis.hset(self.keys.profile(user_id), mapping=dict[Any, Any](fields)))
 
+    async def remember_username(self, username: str, user_id: int) -> None:
+        """The user now has this @username (kept lowercase; the last user seen with it wins)."""
+        await self.call(self.redis.hset(self.keys.usernames(), username.lower(), user_id))
+
+    async def user_by_username(self, username: str) -> int | None:
+        """The id of the user last seen with this @username (any case), None when the bot never saw it."""
+        found = await self.call(self.redis.hget(self.keys.usernames(), username.lower()))
+        return None if found is None else int(found)
+
     async def blocked(self, user_id: int) -> bool:
         """Whether the user is marked as having blocked the bot."""
         return await self.call(self.redis.hget(self.keys.profile(user_id), "blocked")) is not None

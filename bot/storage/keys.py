@@ -147,6 +147,31 @@ class Keys:
         """List (newest first): summaries of the user's finished matches."""
         return f"{self.prefix}:hist:{_user(user_id)}"
 
+    def rivalry(self, chat_id: int, a: int, b: int) -> str:
+        """Hash: two people's head-to-head record in a chat (the key names the lower id first): ``played``,
+        ``w:<id>`` each one's wins, ``sw``/``sn`` the current streak's holder and length, ``p:<game>`` and
+        ``g:<game>:<id>`` per game, ``last`` the last five results, newest first (``winner:game:sw:sl``,
+        comma-separated)."""
+        low, high = sorted((a, b))
+        return f"{self.prefix}:rv:{_chat(chat_id)}:{low}:{high}"
+
+    def season(self, chat_id: int, season: str) -> str:
+        """Sorted set: a chat's season table (``YYYY-MM``), user id by wins then the rating gained in it."""
+        return f"{self.prefix}:sn:{_chat(chat_id)}:{season}"
+
+    def season_stats(self, chat_id: int, season: str) -> str:
+        """Hash: a chat's season: ``w:<id>``/``l:<id>`` wins and losses, ``e:<id>`` the chat rating gained,
+        ``n:<id>`` names, ``played`` matches, ``lang`` the language of its last match."""
+        return f"{self.prefix}:sns:{_chat(chat_id)}:{season}"
+
+    def season_posted(self, chat_id: int, season: str) -> str:
+        """String with a TTL: the season's final table was posted in the chat (or is being posted)."""
+        return f"{self.prefix}:snp:{_chat(chat_id)}:{season}"
+
+    def usernames(self) -> str:
+        """Hash: a lowercase @username -> the id of the user the bot last saw with it."""
+        return f"{self.prefix}:unames"
+
     def limits(self, chat_id: int) -> str:
         """Sorted set: the calls made to a chat in its Telegram window, by time (ms), for every process."""
         return f"{self.prefix}:lim:{{c:{chat_id}}}"

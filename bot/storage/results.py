@@ -10,8 +10,10 @@ answers the same and changes nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, cast
 
+from bot.seasons import season_of
 from bot.storage.base import Store, text, texts
 from bot.storage.keys import GLOBAL, Keys, chat_scope, user_scope
 
@@ -58,31 +60,77 @@ local function count(kw, kl, board, logw, logl, at, keep)
 end
 """
 
+# The head-to-head record of two people in a chat (KEYS[11]) and the chat's season (KEYS[12] its table,
+# KEYS[13] its counts), for COUNT_CHAT. A season's table is ordered by wins, then by the chat rating gained
+# in the season: the score is wins * SCALE + gained (a player gains less than SCALE in any month).
+_RIVALRY_AND_SEASON = """
+local SCALE = 10000000
+local function rivalry(key, w, l, game, sw, sl)
+  redis.call('HINCRBY', key, 'played', 1)
+  redis.call('HINCRBY', key, 'p:' .. game, 1)
+  redis.call('HINCRBY', key, 'g:' .. game .. ':' .. w, 1)
+  local won = redis.call('HINCRBY', key, 'w:' .. w, 1)
+  local lost = tonumber(redis.call('HGET', key, 'w:' .. l) or 0)
+  if redis.call('HGET', key, 'sw') == w then
+    redis.call('HINCRBY', key, 'sn', 1)
+  else
+    redis.call('HSET', key, 'sw', w, 'sn', 1)
+  end
+  local last = {w .. ':' .. game .. ':' .. sw .. ':' .. sl}
+  for entry in string.gmatch(redis.call('HGET', key, 'last') or '', '[^,]+') do
+    if #last < 5 then last[#last + 1] = entry end
+  end
+  redis.call('HSET', key, 'last', table.concat(last, ','))
+  return {won, lost}
+end
+local function season(board, info, w, l, d, ttl)
+  local began = redis.call('EXISTS', info) == 0
+  redis.call('HINCRBY', info, 'played', 1)
+  local ww = redis.call('HINCRBY', info, 'w:' .. w, 1)
+  local wl = tonumber(redis.call('HGET', info, 'w:' .. l) or 0)
+  redis.call('HINCRBY', info, 'l:' .. l, 1)
+  local ew = redis.call('HINCRBY', info, 'e:' .. w, d)
+  local el = redis.call('HINCRBY', info, 'e:' .. l, -d)
+  redis.call('HSET', info, 'n:' .. w, ARGV[7], 'n:' .. l, ARGV[8], 'lang', ARGV[16])
+  redis.call('ZADD', board, ww * SCALE + ew, w)
+  redis.call('ZADD', board, wl * SCALE + el, l)
+  redis.call('EXPIRE', board, ttl)
+  redis.call('EXPIRE', info, ttl)
+  return began
+end
+"""
+
 # A finish in the chat's slot: the players are no longer playing there, and (ARGV[9] '1') the result
-# counts in the chat's table; a counted or abandoned match (ARGV[9] '1' or 'h', or 'v' a match won
-# against or lost to the computer, never rated) goes first in the chat's history, its summary completed
-# with the chat's rating change.
+# counts in the chat's table, the two people's head-to-head record and the chat's season; a counted or
+# abandoned match (ARGV[9] '1' or 'h', or 'v' a match won against or lost to the computer, never rated)
+# goes first in the chat's history, its summary completed with the chat's rating change and the series.
 # KEYS: 1 the mark, 2-3 active keys of seat 0/1, 4 the chat's active set, 5-6 chat stats of
 #       winner/loser, 7 the chat's leaderboard, 8 the chat's history, 9-10 the chat rating logs of
-#       winner/loser.
+#       winner/loser, 11 the pair's head-to-head record, 12 the season's table, 13 the season's counts.
 # ARGV: 1 the mark's TTL, 2-8 as _ELO, 9 count, 10 match id, 11 the summary without its closing
-#       brace, 12 the history's length, 13 when the match finished, 14 the rating logs' length.
-# Returns the mark: 'rating change,winner's rating,loser's rating|summary' (0,0,0 uncounted).
+#       brace, 12 the history's length, 13 when the match finished, 14 the rating logs' length,
+#       15 the season keys' TTL, 16 the match's language, 17-18 the winner's and the loser's score.
+# Returns the mark: 'rating change,winner's rating,loser's rating,season began|summary' (0,0,0,0
+# uncounted; season began 1 when this match was the season's first in the chat).
 COUNT_CHAT = (
     _ONCE
     + _ELO
+    + _RIVALRY_AND_SEASON
     + """
 for i = 2, 3 do
   if redis.call('GET', KEYS[i]) == ARGV[10] then redis.call('DEL', KEYS[i]) end
 end
 redis.call('SREM', KEYS[4], ARGV[10])
-local answer = '0,0,0|'
+local answer = '0,0,0,0|'
 if ARGV[9] == '1' then
   local chat = count(KEYS[5], KEYS[6], KEYS[7], KEYS[9], KEYS[10], ARGV[13], tonumber(ARGV[14]))
-  local summary = ARGV[11] .. ',"rating_change":' .. chat[1] .. ',"ratings":[' .. chat[2] .. ',' .. chat[3] .. ']}'
-  answer = chat[1] .. ',' .. chat[2] .. ',' .. chat[3] .. '|' .. summary
+  local series = rivalry(KEYS[11], ARGV[2], ARGV[3], ARGV[6], ARGV[17], ARGV[18])
+  local began = season(KEYS[12], KEYS[13], ARGV[2], ARGV[3], chat[1], tonumber(ARGV[15]))
+  local summary = ARGV[11] .. ',"rating_change":' .. chat[1] .. ',"ratings":[' .. chat[2] .. ',' .. chat[3]
+    .. '],"series":[' .. series[1] .. ',' .. series[2] .. ']}'
+  answer = chat[1] .. ',' .. chat[2] .. ',' .. chat[3] .. ',' .. (began and '1' or '0') .. '|' .. summary
 elseif ARGV[9] == 'h' or ARGV[9] == 'v' then
-  answer = '0,0,0|' .. ARGV[11] .. '}'
+  answer = '0,0,0,0|' .. ARGV[11] .. '}'
 end
 if ARGV[9] ~= '0' then
   redis.call('LPUSH', KEYS[8], string.sub(answer, string.find(answer, '|', 1, true) + 1))
@@ -138,6 +186,20 @@ CHAT_HISTORY = 50
 USER_HISTORY = 20
 RATING_LOG = 50
 """How many of a player's last rated matches their rating log keeps in each table (the /stats chart)."""
+SEASON_KEPT = 400 * 86400
+"""Seconds a chat's season table is kept after its last match (its final post comes at the season's end)."""
+
+
+@dataclass(frozen=True)
+class ChatCount:
+    """What a finish's step in the chat's slot answered (the same however often it runs)."""
+
+    numbers: tuple[int, int, int]
+    """The chat's rating change, the winner's and the loser's rating after it (0, 0, 0: not rated)."""
+    summary: str
+    """The summary kept in the chat's history (JSON), '' for a match not kept."""
+    season_began: str | None
+    """The season this match was the chat's first counted match of (its end is then to be scheduled)."""
 
 
 def scope_of(chat_id: int | None) -> str:
@@ -175,12 +237,16 @@ class ResultStore(Store):
         summary: str,
         finished: float,
         ttl: int,
-    ) -> tuple[tuple[int, int, int], str]:
+        lang: str,
+        score: tuple[int, int],
+    ) -> ChatCount:
         """The finish's step in the chat's slot: the players (``seats``: their ids) no longer play there; a
-        rated result (``counts`` '1') in the chat's table; a result worth keeping ('1', 'h' abandoned, 'v'
-        against the computer) first in its history, ``summary`` (JSON without its closing brace) completed
-        with the rating change. Answers (rating change, winner's rating, loser's rating) and the summary."""
-        k, scope = self.keys, chat_scope(chat_id)
+        rated result (``counts`` '1') in the chat's table, the two players' head-to-head record (``score``: the
+        winner's and the loser's game points) and the chat's season of ``finished`` (its table keeps ``lang``
+        for the post at its end); a result worth keeping ('1', 'h' abandoned, 'v' against the computer) first
+        in its history, ``summary`` (JSON without its closing brace) completed with the rating change and the
+        series."""
+        k, scope, season = self.keys, chat_scope(chat_id), season_of(finished)
         keys = [
             k.counted(scope, match_id),
             k.active(chat_id, seats[0]),
@@ -192,13 +258,17 @@ class ResultStore(Store):
             k.chat_history(chat_id),
             k.rating_log(scope, winner[0]),
             k.rating_log(scope, loser[0]),
+            k.rivalry(chat_id, winner[0], loser[0]),
+            k.season(chat_id, season),
+            k.season_stats(chat_id, season),
         ]
         elo = self._elo(winner, loser, game)
-        args = [ttl, *elo, counts, match_id, summary, CHAT_HISTORY, repr(finished), RATING_LOG]
+        args = [ttl, *elo, counts, match_id, summary, CHAT_HISTORY, repr(finished), RATING_LOG, SEASON_KEPT, lang,
+                *score]  # fmt: skip
         mark = text(await self.run(self._count_chat, keys, args))
         numbers, _, kept = mark.partition("|")
-        change, rating_w, rating_l = (int(x) for x in numbers.split(","))
-        return (change, rating_w, rating_l), kept
+        change, rating_w, rating_l, *began = (int(x) for x in numbers.split(","))
+        return ChatCount((change, rating_w, rating_l), kept, season if began == [1] else None)
 
     async def count_global(
         self, match_id: str, winner: tuple[int, str], loser: tuple[int, str], *, game: str, finished: float, ttl: int
@@ -253,6 +323,34 @@ class ResultStore(Store):
         """The last ``limit`` summaries (JSON) of a chat's or a user's finished matches, newest first."""
         key = self.keys.chat_history(chat_id) if chat_id is not None else self.keys.user_history(user_id or 0)
         return [text(row) for row in await self.call(self.redis.lrange(key, 0, limit - 1))]
+
+    async def rivalry(self, chat_id: int, a: int, b: int) -> dict[str, str]:
+        """Two people's head-to-head record in a chat (``Keys.rivalry``); empty when they never played there."""
+        return texts(await self.call(self.redis.hgetall(self.keys.rivalry(chat_id, a, b))))
+
+    async def season_table(self, chat_id: int, season: str, limit: int) -> list[int]:
+        """The ids of the best ``limit`` players of a chat's season, best first."""
+        rows = await self.call(self.redis.zrevrange(self.keys.season(chat_id, season), 0, limit - 1))
+        return [int(cast(bytes, uid)) for uid in rows]
+
+    async def season_counts(self, chat_id: int, season: str) -> dict[str, str]:
+        """A chat's season's counts (``Keys.season_stats``); empty when no match was counted in it."""
+        return texts(await self.call(self.redis.hgetall(self.keys.season_stats(chat_id, season))))
+
+    async def season_rank(self, chat_id: int, season: str, user_id: int) -> int | None:
+        """A player's place in a chat's season (1: the best), None when they did not play in it."""
+        rank = await self.call(self.redis.zrevrank(self.keys.season(chat_id, season), user_id))
+        return None if rank is None else cast(int, rank) + 1
+
+    async def claim_season_post(self, chat_id: int, season: str) -> bool:
+        """Whether this caller is the one to post the season's final table in the chat (then marked, for good:
+        a job run again, or by another process, finds the mark)."""
+        key = self.keys.season_posted(chat_id, season)
+        return bool(await self.call(self.redis.set(key, "1", nx=True, ex=SEASON_KEPT)))
+
+    async def release_season_post(self, chat_id: int, season: str) -> None:
+        """The post failed before Telegram took it: the next run of the job posts it."""
+        await self.call(self.redis.delete(self.keys.season_posted(chat_id, season)))
 
     async def chat_keys(self, old: int, new: int) -> list[tuple[str, str]]:
         """The keys of this kind that move when chat ``old`` becomes ``new``: its table, the stats and rating

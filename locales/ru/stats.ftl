@@ -2,7 +2,7 @@
 
 game-bingo = Бинго
 game-42 = 42
-top-title = 🏆 <b>Рейтинг чата</b>
+top-title = 🏆 <b>Рейтинг чата за всё время</b>
 top-title-all = 🏆 <b>Рейтинг по всем чатам</b>
 top-row = { $rank }. { $name } — <b>{ $rating }</b> · побед { $won }, поражений { $lost }, матчей { $played }
 top-empty = Пока нет сыгранных матчей.
@@ -43,8 +43,63 @@ settings-changed = { $name } меняет настройки.
 lang-name-ru = русский
 lang-name-pl = польский
 lang-name-auto = по языку автора вызова
-cmd-top = Рейтинг чата (/top все — общий)
+cmd-top = Сезон чата (/top за всё время; /top все — все чаты)
 cmd-stats = Моя статистика
 cmd-history = Последние матчи чата
 cmd-rules = Правила игры
 cmd-settings = Настройки чата (админы)
+
+## Rivalries: two people's head-to-head record in a chat
+
+series-lead = ⚔️ { $name } ведёт в серии { $lead }:{ $trail }
+series-tie = ⚔️ В серии ничья { $n }:{ $n }
+rivalry-title = ⚔️ <b>{ $a } — { $b }</b>: личные встречи в этом чате
+rivalry-score = Матчей: { $played } · счёт <b>{ $won }:{ $lost }</b>
+rivalry-streak = Текущая серия: { $name } — { $wins } подряд
+rivalry-game = { $game }: { $won }:{ $lost }
+rivalry-last = Последние встречи: { $meetings }
+rivalry-meeting = { $result ->
+    [won] ✅
+   *[lost] ❌
+} { $game } { $mine }:{ $theirs }
+rivalry-none = { $a } — { $b }: в этом чате вы ещё не играли друг с другом.
+rivalry-self = Личный счёт ведётся с другим игроком: ответь /stats на его сообщение или напиши /stats @ник.
+rivalry-not-a-person = Личный счёт ведётся только между людьми — с ботами и компьютером его нет.
+rivalry-unknown = Ник { $name } мне не знаком: никто с таким ником ещё не играл со мной и не писал мне.
+rivalry-group-only = Личный счёт ведётся в группе: напиши там /stats @ник или ответь /stats на сообщение соперника.
+wins = { $n } { $n ->
+    [one] победа
+    [few] победы
+   *[many] побед
+}
+losses = { $n } { $n ->
+    [one] поражение
+    [few] поражения
+   *[many] поражений
+}
+
+## Seasons: a group's table of one calendar month (UTC)
+
+season-name = { $month ->
+    [1] январь
+    [2] февраль
+    [3] март
+    [4] апрель
+    [5] май
+    [6] июнь
+    [7] июль
+    [8] август
+    [9] сентябрь
+    [10] октябрь
+    [11] ноябрь
+   *[12] декабрь
+} { $year }
+season-title = 🏆 <b>Сезон: { $season }</b>
+season-row = { $rank }. { $name } — <b>{ $wins }</b>, { $losses } · { $gained } к рейтингу
+season-empty = Сезон { $season }: в этом чате ещё не было матчей. Таблица за всё время: /top за всё время
+season-you-unranked = Тебя пока нет в таблице сезона — сыграй матч: /play
+season-final-title = 🏁 <b>Итоги сезона: { $season }</b>
+season-champion = 👑 Чемпион сезона — <b>{ $name }</b>: { $wins }
+season-final-next = Новый сезон уже начался — его таблица: /top
+top-words-all-time = all-time, alltime, за всё время, всё время, за все время, все время, всегда
+top-words-season = season, сезон

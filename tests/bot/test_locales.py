@@ -161,6 +161,10 @@ PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ("ru", "doubles", ("дубль", "дубля", "дублей", "дубль", "дубля", "дублей")),
     ("ru", "tiles", ("камень", "камня", "камней", "камень", "камня", "камней")),
     ("ru", "minutes", ("минуту", "минуты", "минут", "минуту", "минуты", "минут")),
+    ("ru", "wins", ("победа", "победы", "побед", "победа", "победы", "побед")),
+    ("ru", "losses", ("поражение", "поражения", "поражений", "поражение", "поражения", "поражений")),
+    ("pl", "wins", ("wygrana", "wygrane", "wygranych", "wygranych", "wygrane", "wygranych")),
+    ("pl", "losses", ("przegrana", "przegrane", "przegranych", "przegranych", "przegrane", "przegranych")),
     ("pl", "points", ("punkt", "punkty", "punktów", "punktów", "punkty", "punktów")),
     ("pl", "tricks", ("lewa", "lewy", "lew", "lew", "lewy", "lew")),
     (

@@ -13,6 +13,7 @@ import datetime
 import math
 import random
 import re
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -21,9 +22,11 @@ from html import escape
 import pytest
 import pytest_asyncio
 
+from bot import render
 from bot.app import App
 from bot.i18n import Translator
-from bot.models import ChatSettings, Lang
+from bot.models import ChatSettings, Lang, SeasonStanding
+from bot.seasons import season_of
 from engine import find_preset
 from tests.e2e import invariants
 from tests.e2e.conftest import delete_keys, running_bot
@@ -296,9 +299,16 @@ class TestResults:
     """Each match result posted in the group carries the rating change, and the ratings add up."""
 
     async def test_rating_lines(self, series: Series) -> None:
-        """Every result message is the result and the chat's rating change counted by hand."""
+        """Every result message is the result, the chat's rating change and the series of the two players in the
+        chat after it, counted by hand."""
+        wins: dict[tuple[int, int, int], int] = {}
         for p in series.played:
             tr = series.tr(LANG_OF[p.chat])
+            won = wins[p.chat, p.winner.id, p.loser.id] = wins.get((p.chat, p.winner.id, p.loser.id), 0) + 1
+            lost = wins.get((p.chat, p.loser.id, p.winner.id), 0)
+            leader = p.winner if won > lost else p.loser
+            lead = tr("series-lead", name=escape(leader.first_name), lead=max(won, lost), trail=min(won, lost))
+            in_series = tr("series-tie", n=won) if won == lost else lead
             change = tr(
                 "rating-change",
                 winner=escape(p.winner.first_name),
@@ -307,7 +317,7 @@ class TestResults:
                 rl=str(p.ratings[1]),
                 d=p.change,
             )
-            assert p.result.text.split("\n")[1:] == [change], p.match_id
+            assert p.result.text.split("\n")[1:] == [change, in_series], p.match_id
 
     @pytest.mark.parametrize("chat", [GROUP, PL_GROUP], ids=["russian-group", "polish-group"])
     async def test_last_rating_line_is_the_top(self, series: Series, chat: int) -> None:
@@ -318,7 +328,7 @@ class TestResults:
                 last[p.winner.id], last[p.loser.id] = p.ratings
         board = await series.app.services.results.leaderboard(chat)
         assert {row.user_id: row.rating for row in board} == last
-        top = await ask(series.fake, DAN, chat, "/top")
+        top = await ask(series.fake, DAN, chat, "/top all-time")
         assert [int(r) for r in re.findall(r"<b>(\d+)</b>", top.text)] == sorted(last.values(), reverse=True)
 
     @pytest.mark.parametrize("scope", [GROUP, PL_GROUP, None], ids=["russian-group", "polish-group", "all-chats"])
@@ -337,14 +347,14 @@ class TestTop:
     """/top: the chat's leaderboard; /top all and /top in private: across all chats."""
 
     @pytest.mark.parametrize(
-        ("user", "chat", "lang"),
-        [(BOB, GROUP, "ru"), (ANN, PL_GROUP, "pl")],
+        ("user", "chat", "lang", "text"),
+        [(BOB, GROUP, "ru", "/top all-time"), (ANN, PL_GROUP, "pl", "/top за всё время")],
         ids=["russian-group", "polish-group-asked-by-a-russian"],
     )
-    async def test_chat(self, series: Series, user: FakeUser, chat: int, lang: Lang) -> None:
-        """The chat's players by rating, with exact wins, losses and matches."""
+    async def test_chat(self, series: Series, user: FakeUser, chat: int, lang: Lang, text: str) -> None:
+        """The chat's all-time table: its players by rating, with exact wins, losses and matches."""
         tr = series.tr(lang)
-        answer = await ask(series.fake, user, chat, "/top")
+        answer = await ask(series.fake, user, chat, text)
         assert answer.text == "\n".join([tr("top-title"), *series.top_lines(tr, chat)])
 
     @pytest.mark.parametrize(
@@ -372,13 +382,31 @@ class TestTop:
     async def test_unranked(self, series: Series, user: FakeUser, chat: int, lang: Lang) -> None:
         """Someone who never played reads the table and that they are not in it yet."""
         tr = series.tr(lang)
-        answer = await ask(series.fake, user, chat, "/top")
+        answer = await ask(series.fake, user, chat, "/top wszystko")
         assert answer.text == "\n".join([tr("top-title"), *series.top_lines(tr, chat), tr("top-you-unranked")])
 
     @pytest.mark.parametrize(("user", "lang"), [(DAN, "ru"), (EWA, "pl")], ids=["russian", "polish"])
     async def test_empty(self, series: Series, user: FakeUser, lang: Lang) -> None:
         """A chat where nobody played says so, in the asker's language."""
-        assert (await ask(series.fake, user, EMPTY_GROUP, "/top")).text == series.tr(lang)("top-empty")
+        tr = series.tr(lang)
+        assert (await ask(series.fake, user, EMPTY_GROUP, "/top all-time")).text == tr("top-empty")
+        season = render.season_name(tr, season_of(time.time()))
+        assert (await ask(series.fake, user, EMPTY_GROUP, "/top")).text == tr("season-empty", season=season)
+
+    @pytest.mark.parametrize(("user", "chat"), [(DAN, GROUP), (EWA, PL_GROUP)], ids=["russian", "polish"])
+    async def test_season(self, series: Series, user: FakeUser, chat: int) -> None:
+        """/top: the chat's season (the whole series was played in it), by wins, then by the rating gained."""
+        tr = series.tr(LANG_OF[chat])
+        lines = sorted(series.book.scopes[chat].items(), key=lambda kv: (-kv[1].won, -kv[1].rating))
+        rows = [
+            SeasonStanding(rank=rank, user_id=uid, name=line.name, won=line.won, lost=line.played - line.won,
+                           gained=line.rating - START)
+            for rank, (uid, line) in enumerate(lines, 1)
+        ]  # fmt: skip
+        season = render.season_name(tr, season_of(time.time()))
+        expected = [tr("season-title", season=season), *(render.season_line(tr, row) for row in rows)]
+        answer = await ask(series.fake, user, chat, "/top")
+        assert answer.text == "\n".join([*expected, tr("season-you-unranked")])
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -95,7 +95,8 @@ class TestWholeMatches:
             # The result is the match card, the result's text its caption.
             (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
-            assert card.text == won + "\n" + rating
+            series = tr("series-lead", name=escape(record.players[w].name), lead=1, trail=0)
+            assert card.text == "\n".join([won, rating, series])
             # In private each reads their own language (their Telegram's here), whatever the group's.
             ptr = app.presenter.i18n[pick_lang(code)]
             own_won = ptr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])

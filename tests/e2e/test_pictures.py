@@ -59,8 +59,7 @@ async def surrendered(fake: FakeTelegram, app: App, loser: FakeUser, winner: Fak
     await surrender(fake, loser, GROUP, match_id)
     record, summary = await ended(app, match_id)
     tr = app.presenter.i18n["ru"]
-    rating = render.rating_text(tr, record, summary)
-    return match_id, render.match_result_text(tr, record, summary) + ("" if rating is None else "\n" + rating)
+    return match_id, render.group_result_text(tr, record, summary)
 
 
 class TestMatchCard:
@@ -94,8 +93,7 @@ class TestMatchCard:
             assert not any(m.photo for m in fake.chat_messages(GROUP))
             flag.touch()
             await app.settled()
-            rating = render.rating_text(tr, record, summary)
-            card = result_of(fake, GROUP, render.match_result_text(tr, record, summary) + f"\n{rating}")
+            card = result_of(fake, GROUP, render.group_result_text(tr, record, summary))
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
             for seat, user in enumerate((ANN, BOB)):
                 mine = result_of(fake, user.id, render.private_result_text(tr, record, summary, seat))
@@ -168,8 +166,7 @@ class TestMatchCard:
             await fake.wait_for(lambda: not app.delivery._jobs, what="the deliveries of the new start")
             await app.settled()
             tr = app.presenter.i18n["ru"]
-            rating = render.rating_text(tr, record, summary)
-            assert result_of(fake, GROUP, render.match_result_text(tr, record, summary) + f"\n{rating}").photo
+            assert result_of(fake, GROUP, render.group_result_text(tr, record, summary)).photo
             for seat, user in enumerate((ANN, BOB)):
                 assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo
             assert match_id not in await app.services.stores.matches.screens_due()  # settled(): the settle included

@@ -11,7 +11,7 @@ import pytest
 from bot.models import Finish, Player, Summary
 from bot.services import Stores
 from bot.storage.keys import GLOBAL, chat_scope
-from bot.storage.results import CHAT_HISTORY, RATING_LOG, USER_HISTORY, ResultStore
+from bot.storage.results import CHAT_HISTORY, RATING_LOG, USER_HISTORY, ChatCount, ResultStore
 from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT
 
 TTL = 600
@@ -38,7 +38,36 @@ def summary(match_id: str, winner: Player, loser: Player) -> Summary:
 
 def opening(match_id: str, winner: Player, loser: Player) -> str:
     """The summary as the chat's step gets it: JSON without the rating fields and its closing brace."""
-    return summary(match_id, winner, loser).model_dump_json(exclude={"rating_change", "ratings"})[:-1]
+    return summary(match_id, winner, loser).model_dump_json(exclude={"rating_change", "ratings", "series"})[:-1]
+
+
+async def counted_chat(
+    results: ResultStore,
+    match_id: str = "m1",
+    winner: Player = BOB,
+    loser: Player = ALA,
+    *,
+    counts: str = "1",
+    game: str = "bingo",
+    chat_id: int = CHAT,
+    finished: float = FINISHED,
+    score: tuple[int, int] = (7, 3),
+) -> ChatCount:
+    """The chat's step of a match ``winner`` won ``score`` (the winner's game points first)."""
+    return await results.count_chat(
+        chat_id,
+        match_id,
+        (winner.id, loser.id),
+        (winner.id, winner.name),
+        (loser.id, loser.name),
+        game=game,
+        counts=counts,
+        summary=opening(match_id, winner, loser),
+        finished=finished,
+        ttl=TTL,
+        lang="ru",
+        score=score,
+    )
 
 
 async def count_chat(
@@ -51,18 +80,9 @@ async def count_chat(
     game: str = "bingo",
     chat_id: int = CHAT,
 ) -> tuple[tuple[int, int, int], str]:
-    return await results.count_chat(
-        chat_id,
-        match_id,
-        (winner.id, loser.id),
-        (winner.id, winner.name),
-        (loser.id, loser.name),
-        game=game,
-        counts=counts,
-        summary=opening(match_id, winner, loser),
-        finished=FINISHED,
-        ttl=TTL,
-    )
+    """The chat's step: its rating numbers and the summary it kept."""
+    counted = await counted_chat(results, match_id, winner, loser, counts=counts, game=game, chat_id=chat_id)
+    return counted.numbers, counted.summary
 
 
 async def count_global(results: ResultStore, match_id: str = "m1", winner: Player = BOB, loser: Player = ALA) -> int:
@@ -107,7 +127,7 @@ class TestCountChat:
         numbers, kept = await count_chat(r)
         assert numbers == (16, 1516, 1484)
         assert Summary.model_validate_json(kept) == summary("m1", BOB, ALA).model_copy(
-            update={"rating_change": 16, "ratings": (1516, 1484)}
+            update={"rating_change": 16, "ratings": (1516, 1484), "series": (1, 0)}
         )
         assert await r.stats(CHAT, BOB.id) == {
             "name": "Bob",
