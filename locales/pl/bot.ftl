@@ -282,7 +282,8 @@ help-text = <b>Domino: Bingo i 42</b>
     2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
     3. Rywal naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
     Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny.
-    /top — ranking czatu (/top wszyscy — ze wszystkich czatów), /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
+    Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu.
+    /top — sezon tego miesiąca na czacie (/top wszystko — cały ranking czatu, /top wszyscy — ze wszystkich czatów), /stats w odpowiedzi na wiadomość gracza — wasze bezpośrednie pojedynki, /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
 cmd-cancel = Usuń otwarte wyzwanie
