@@ -10,16 +10,23 @@ match's final version and that each result was posted exactly once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import time
 from collections.abc import Callable
 
 from bot import render
-from bot.i18n import Translator
+from bot.i18n import I18n, Translator
 from bot.services import Services
 from engine import Action, Match
 from tests.e2e.driver import move_data, panel_of, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+
+
+@functools.cache
+def languages() -> I18n:
+    return I18n()
+
 
 LAG = 3.0
 """Seconds a lagging panel is given to catch up before it is pressed anyway."""
@@ -188,7 +195,9 @@ async def assert_final(
         assert panel is not None
         shown = fake.messages[(player.id, panel)]
         view = match.deal.view(seat)
-        assert shown.text == render.panel_text(tr, record, view, summary=messages.summary)
+        # A panel is in its player's own language (bot.delivery.passes), unless the match is in their chat.
+        ptr = tr if record.chat_id == player.id else languages()[record.lang_of(seat)]
+        assert shown.text == render.panel_text(ptr, record, view, summary=messages.summary)
         # A match someone won offers its rematch (bot.services.rematches) there; none other button stays.
         rematch = [f"rm:{record.id}"] if messages.summary.winner is not None else []
         assert [b.get("callback_data") for b in shown.buttons()] == rematch
