@@ -119,6 +119,9 @@ class MatchRecord(BaseModel):
     """Seconds the player to act has for a move (0: no clock); the group's setting when the match began."""
     log: tuple[DealLine, ...] = ()
     """Every finished deal of the match, oldest first (its card's chart and moments)."""
+    thread_id: int | None = None
+    """The forum topic (its ``message_thread_id``) the match's challenge was written in: every group message
+    of the match goes there, until Telegram says the topic is closed or gone (``Messages.general``)."""
 
     @property
     def is_active(self) -> bool:
@@ -169,6 +172,8 @@ class Messages(BaseModel):
     """A finish whose steps in the other slots are not all done (JSON, ``bot.services.finish``)."""
     cards: tuple[bool, bool] = (False, False)
     """Whether each player's copy of the match card went to their private chat (or needs none)."""
+    general: bool = False
+    """The match's topic was closed or deleted: its group messages go to the General topic from then on."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -217,6 +222,8 @@ class Challenge(BaseModel):
     created: float
     expires: float
     message_id: int | None = None
+    thread_id: int | None = None
+    """The forum topic (``message_thread_id``) the challenge was written in (None: no topic, or General)."""
 
 
 class Rejection(enum.Enum):

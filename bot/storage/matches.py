@@ -63,7 +63,7 @@ if redis.call('EXISTS', KEYS[{posts}]) == 1 then redis.call('EXPIRE', KEYS[{post
 # match's messages show now, for its delivery to start from without reading them.
 # KEYS: 1 match, 2 posts. ARGV: 1-6 as CAS, 7 the handed panel's field or '', 8 number of posts,
 # 9... posts.
-MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1")
+MESSAGE_FIELDS = ("t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1", "g")
 MOVE = (
     _CAS
     + _posts(posts=2, count=8)
@@ -270,6 +270,7 @@ def messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
         summary=None if summary is None else Summary.model_validate_json(summary),
         finishing=None if f["f"] is None else text(f["f"]),
         cards=(f["c0"] is not None, f["c1"] is not None),
+        general=f["g"] is not None,
     )
 
 
