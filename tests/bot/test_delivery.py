@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -805,6 +806,17 @@ class TestTopics:
     def test_what_is_gone(self, refusal: str, gone: bool) -> None:
         """Only a topic closed or deleted sends the match to General; any other 400 is no reason to leave it."""
         assert topic_gone(bad_request(refusal)) is gone
+
+    async def test_stored_before_topics(self, world: World) -> None:
+        """A match and a challenge stored before topics read as in no topic, and a match's messages as not sent to
+        General."""
+        record, _ = await start_match(world.services)
+        challenge = await world.services.challenges.open(CHAT + 1, ALA, "bingo", "ru")
+        for model in (record, challenge):
+            old = json.loads(model.model_dump_json())
+            del old["thread_id"]
+            assert type(model).model_validate(old).thread_id is None
+        assert not (await messages_of(world, record.id)).general
 
     async def test_challenge(self, world: World) -> None:
         """A challenge goes to its topic; to General when the topic refuses it."""
