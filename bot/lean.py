@@ -44,6 +44,7 @@ class SendMessageLean(TelegramMethod[Posted]):
 
     chat_id: int
     text: str
+    message_thread_id: int | None = None
     parse_mode: str = "HTML"
     link_preview_options: str = NO_PREVIEW
     reply_markup: str | None = None

@@ -130,6 +130,9 @@ class MatchRecord(BaseModel):
     opener: int | None = None
     """The seat that acted first in the match's first deal (its rematch lets the other open); None in records
     made before it was kept."""
+    thread_id: int | None = None
+    """The forum topic (its ``message_thread_id``) the match's challenge was written in: every group message
+    of the match goes there, until Telegram says the topic is closed or gone (``Messages.general``)."""
 
     @property
     def is_active(self) -> bool:
@@ -188,6 +191,8 @@ class Messages(BaseModel):
     """The match's result message in its chat (the one with the rematch button)."""
     result_photo: bool = False
     """Whether that message is the match card (a caption) rather than text."""
+    general: bool = False
+    """The match's topic was closed or deleted: its group messages go to the General topic from then on."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -243,6 +248,8 @@ class Challenge(BaseModel):
     """The seat that acts first in the match it becomes (None: by lot)."""
     clock: int | None = None
     """The match's seconds for a move (None: the chat's setting when it is accepted)."""
+    thread_id: int | None = None
+    """The forum topic (``message_thread_id``) the challenge was written in (None: no topic, or General)."""
 
 
 class Rejection(enum.Enum):

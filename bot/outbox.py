@@ -9,6 +9,9 @@
 - A 429 is waited out (``retry_after``) and retried, however often it
   comes (the chat's queue waits with it); a network error is retried a few
   times; "message is not modified" is not an error.
+- A message for a forum topic (``thread``) goes there; a topic that is
+  closed or gone is the caller's to handle (``topic_gone``): the match's
+  delivery falls back to the General topic and remembers it.
 
 Match messages are brought up to date by ``bot.delivery`` with ``send`` and
 ``edit_now``; ``edit`` (fire and forget) is for the bot's other messages.
@@ -51,6 +54,13 @@ ANSWER_PATIENCE = 5.0
 """Seconds a callback answer may wait out 429s (a press's spinner stops by itself after about 15 s)."""
 SHOWN_PER_CHAT = 256
 """How many messages per chat remember the version they show (older ones are long settled)."""
+TOPIC_GONE = ("TOPIC_CLOSED", "TOPIC_DELETED", "message thread not found")
+"""What Telegram answers (400) to a message for a forum topic that is closed or deleted."""
+
+
+def topic_gone(exc: TelegramBadRequest) -> bool:
+    """Whether Telegram refused a message because its forum topic is closed or gone."""
+    return any(reason in exc.message for reason in TOPIC_GONE)
 
 
 @dataclass
@@ -133,13 +143,16 @@ class Outbox:
         text: str,
         markup: Markup | None = None,
         *,
+        thread: int | None = None,
         reply_to: int | None = None,
         silent: bool = False,
     ) -> Posted:
-        """Send a message (waiting for the chat's budget); its id. Errors such as 403 reach the caller."""
+        """Send a message (waiting for the chat's budget), into the forum topic ``thread`` if given; its id.
+        Errors such as 403, or 400 for a topic that is closed or gone, reach the caller."""
         method = SendMessageLean(
             chat_id=chat_id,
             text=text,
+            message_thread_id=thread,
             reply_markup=markup_json(self.bot, markup),
             reply_to_message_id=reply_to,
             allow_sending_without_reply=True if reply_to is not None else None,
@@ -158,12 +171,15 @@ class Outbox:
         caption: str,
         markup: InlineKeyboardMarkup | None = None,
         *,
+        thread: int | None = None,
         silent: bool = False,
     ) -> int:
-        """Send a picture with its caption (HTML), counted like any message (waiting for the chat's budget); its
-        message id. Errors such as 403, or 400 for a picture Telegram refuses, reach the caller."""
+        """Send a picture with its caption (HTML), counted like any message (waiting for the chat's budget), into
+        the forum topic ``thread`` if given; its message id. Errors such as 403, or 400 for a picture Telegram
+        refuses or a topic that is closed or gone, reach the caller."""
         method = SendPhoto(
             chat_id=chat_id,
+            message_thread_id=thread,
             photo=BufferedInputFile(png, filename="picture.png"),
             caption=caption,
             parse_mode="HTML",

@@ -19,9 +19,9 @@ from bot import keyboards, render, texts
 from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
-from bot.lean import Markup
+from bot.lean import Markup, Posted
 from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding
-from bot.outbox import Outbox
+from bot.outbox import Outbox, topic_gone
 from bot.pictures.painter import caption_fits
 from bot.services.chats import Chats
 from bot.services.records import Records
@@ -94,10 +94,10 @@ class Presenter:
     # -- challenges ------------------------------------------------------------
 
     async def post_challenge(self, challenge: Challenge) -> int:
-        """The challenge's message in its chat, with its buttons; the message's id."""
+        """The challenge's message in its chat (in its forum topic), with its buttons; the message's id."""
         tr = self.i18n[challenge.lang]
         text, markup = render.challenge_text(tr, challenge), keyboards.challenge_keyboard(tr, challenge)
-        sent = await self.outbox.send(challenge.chat_id, text, markup)
+        sent = await self._to_topic(challenge.chat_id, text, markup, challenge.thread_id)
         return sent.message_id
 
     async def challenge_taken(self, challenge: Challenge, record: MatchRecord) -> None:
@@ -179,7 +179,7 @@ class Presenter:
             await self.outbox.send(record.players[seat].id, private)
         if not await self.chats.group_gone(record.chat_id):
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-                await self.outbox.send(record.chat_id, group)
+                await self.delivery.say(record, group)
 
     async def offer_win(self, record: MatchRecord, seat: int, after: float) -> None:
         """The clock is off and nobody moved for ``after`` seconds: the waiting player may take the win."""
@@ -208,9 +208,20 @@ class Presenter:
 
     # -- other messages ------------------------------------------------------------------
 
-    async def send(self, chat_id: int, text: str, markup: Markup | None = None) -> None:
-        """A message of the bot's own (within the chat's budget)."""
-        await self.outbox.send(chat_id, text, markup)
+    async def send(self, chat_id: int, text: str, markup: Markup | None = None, *, thread: int | None = None) -> None:
+        """A message of the bot's own (within the chat's budget), in the forum topic ``thread`` if given."""
+        await self._to_topic(chat_id, text, markup, thread)
+
+    async def _to_topic(self, chat_id: int, text: str, markup: Markup | None, thread: int | None) -> Posted:
+        """Send into a forum topic; into the General topic when that one is closed or gone."""
+        if thread is not None:
+            try:
+                return await self.outbox.send(chat_id, text, markup, thread=thread)
+            except TelegramBadRequest as exc:
+                if not topic_gone(exc):
+                    raise
+                log.info("topic %s of %s refused a message (%s); it goes to General", thread, chat_id, exc.message)
+        return await self.outbox.send(chat_id, text, markup)
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> None:
         """Replace a message's text (and buttons) when the chat's budget allows (a newer edit of it wins)."""

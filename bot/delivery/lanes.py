@@ -159,6 +159,11 @@ class Delivery:
         self.ledger.edited.pop(match_id, None)
         await self.matches.shown_due(match_id, tv=-1, p0v=-1, p1v=-1, p0n=-1, p1n=-1)
 
+    async def say(self, record: MatchRecord, text: str) -> None:
+        """A line of the match's own in the group (a reminder), where its group messages go now (its topic, or
+        General once the topic is gone); errors reach the caller."""
+        await self.passes.say(record, text)
+
     async def migrated(self, old: int, new: int) -> None:
         """The group became a supergroup: everything of the chat moves to its new id, its matches show there."""
         for match_id in await self.chats.migrate(old, new):

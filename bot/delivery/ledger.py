@@ -8,6 +8,9 @@
   replaced panels tidied.
 - The newest version of each match this process showed, to notice Redis going
   back to an earlier moment (it lost writes).
+- The matches whose forum topic this process found closed or gone (recorded in
+  Redis too, ``Messages.general``), so that the rest of a pass goes straight to
+  the General topic.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ class Ledger:
         """The newest version of each match (the most recent ``SHOWN_MATCHES``) this process showed."""
         self.shown_at: dict[str, float] = {}
         """When each of those was last shown."""
+        self.general: set[str] = set()
+        """Matches whose topic this process found closed or gone: their group messages go to General."""
 
     # -- writes of the lanes' messages -------------------------------------------------
 
@@ -138,3 +143,4 @@ class Ledger:
         self.shown.pop(match_id, None)
         self.shown_at.pop(match_id, None)
         self.edited.pop(match_id, None)
+        self.general.discard(match_id)

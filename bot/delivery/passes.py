@@ -8,6 +8,11 @@ Telegram notifies them; silently when they moved in the last ``QUIET_AFTER``
 seconds), the old one deleted or stripped of its buttons; after the match's
 last panel, the match card in private. What each message shows is recorded in
 Redis as it goes (``Ledger.record``), edits lazily.
+
+Every group message of a match goes out through ``_to_group``: into the
+match's forum topic (``MatchRecord.thread_id``), or into the General topic
+once Telegram said the topic is closed or deleted; that is recorded on the
+match (``Messages.general``), once, and its later messages go straight there.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
@@ -26,7 +32,7 @@ from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
 from bot.lean import Markup
 from bot.models import MatchRecord, Messages, Summary
-from bot.outbox import Outbox
+from bot.outbox import Outbox, topic_gone
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
@@ -37,6 +43,7 @@ log = logging.getLogger(__name__)
 
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
+T = TypeVar("T")
 
 
 class Passes:
@@ -96,7 +103,7 @@ class Passes:
             if await self._edit(chat, messages.table, text, None, version):
                 self.ledger.edit_done(record.id, "tv", version)
                 return messages.model_copy(update={"table_version": version})
-        sent = await self.outbox.send(chat, text)
+        sent = await self._to_group(record, messages, lambda thread: self.outbox.send(chat, text, thread=thread))
         shown = self.matches.shown(record.id, t=sent.message_id, tn=number, tv=version)
         await self.ledger.record(record.id, GROUP, shown)
         return messages.model_copy(update={"table": sent.message_id, "table_deal": number, "table_version": version})
@@ -110,13 +117,17 @@ class Passes:
             if messages.table is not None and messages.table_deal == deal.number:
                 final = render.table_text(tr, record, deal.view(None))
                 await self._edit(chat, messages.table, final, None, record.version)
-            await self.outbox.send(chat, render.deal_result_text(tr, record, deal))
-        elif messages.summary is not None:
-            summary = messages.summary
+            text = render.deal_result_text(tr, record, deal)
+            await self._to_group(record, messages, lambda thread: self.outbox.send(chat, text, thread=thread))
+        elif (summary := messages.summary) is not None:
             # A match someone won is offered again (``bot.services.rematches``): the button under its result.
             markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
-            shown, photo = await self._card(record, summary, chat, render.result_caption(tr, record, summary), tr,
-                                            markup=markup)  # fmt: skip
+            caption = render.result_caption(tr, record, summary)
+            shown, photo = await self._to_group(
+                record,
+                messages,
+                lambda thread: self._card(record, summary, chat, caption, tr, markup=markup, thread=thread),
+            )
             await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, r=shown, rp=int(photo)))
 
     async def _card(
@@ -128,21 +139,59 @@ class Passes:
         tr: Translator,
         *,
         markup: InlineKeyboardMarkup | None = None,
+        thread: int | None = None,
         silent: bool = False,
     ) -> tuple[int, bool]:
         """The match card with its caption; the caption alone when pictures are off or the card cannot be drawn
-        or sent (a 429 is waited out, a 403 reaches the caller). The message's id, and whether it is the card."""
+        or sent (a 429 is waited out; a 403, a migration or a topic closed or gone reach the caller). The
+        message's id, and whether it is the card."""
         png = None
         if self.painter is not None and caption_fits(caption):
             png = await self.painter.png(build.match_card(tr, record, summary), key=f"{record.id}:{tr.lang}")
         if png is not None:
             try:
-                return await self.outbox.send_photo(chat, png, caption, markup, silent=silent), True
+                return await self.outbox.send_photo(chat, png, caption, markup, thread=thread, silent=silent), True
             except TelegramBadRequest as exc:
-                if "upgraded to a supergroup" in exc.message:
+                if "upgraded to a supergroup" in exc.message or topic_gone(exc):
                     raise
                 log.warning("match %s: Telegram refused its card (%s); its text goes alone", record.id, exc.message)
-        return (await self.outbox.send(chat, caption, markup, silent=silent)).message_id, False
+        return (await self.outbox.send(chat, caption, markup, thread=thread, silent=silent)).message_id, False
+
+    # -- where the group's messages go -------------------------------------------------------
+
+    async def say(self, record: MatchRecord, text: str, markup: Markup | None = None) -> None:
+        """A line of the match's own in the group, beside its table and results (a reminder, a player who
+        blocked the bot; a rematch offer goes the same way), where the match's group messages go now."""
+        messages = Messages()
+        if record.thread_id is not None:
+            messages = await self.matches.messages(record.id)
+        await self._to_group(
+            record, messages, lambda thread: self.outbox.send(record.chat_id, text, markup, thread=thread)
+        )
+
+    def _topic(self, record: MatchRecord, messages: Messages) -> int | None:
+        """The forum topic the match's group messages go to (None: the group has none, or the General topic)."""
+        if messages.general or record.id in self.ledger.general:
+            return None
+        return record.thread_id
+
+    async def _to_group(self, record: MatchRecord, messages: Messages, send: Callable[[int | None], Awaitable[T]]) -> T:
+        """Send one group message of the match (``send`` takes the topic): into the match's topic, or, once
+        Telegram answers that the topic is closed or deleted, into the General topic, for good: that is
+        recorded on the match (in this process at once, in Redis for the others and a restart)."""
+        thread = self._topic(record, messages)
+        if thread is None:
+            return await send(None)
+        try:
+            return await send(thread)
+        except TelegramBadRequest as exc:
+            if not topic_gone(exc):
+                raise
+            log.info("match %s: topic %s of %s refused a message (%s); on in General", record.id, thread,
+                     record.chat_id, exc.message)  # fmt: skip
+        self.ledger.general.add(record.id)
+        await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, g=1))
+        return await send(None)
 
     async def _edit(self, chat: int, message_id: int, text: str, markup: Markup | None, version: int) -> bool:
         """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""
@@ -277,4 +326,4 @@ class Passes:
                     await self.outbox.send(opponent.id, private)
         if record.is_active and not await self.chats.group_gone(record.chat_id):
             with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
-                await self.outbox.send(record.chat_id, text, markup)
+                await self.say(record, text, markup)

@@ -1,4 +1,4 @@
-"""What several routers share: toasts for refusals, the words of /play, admin checks, joining."""
+"""What several routers share: toasts for refusals, the words of /play, admin checks, joining, forum topics."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import functools
 from typing import Any
 
 from aiogram import Bot
-from aiogram.types import Chat, Message, User
+from aiogram.types import Chat, InaccessibleMessage, Message, User
 
 from bot import render
 from bot.i18n import I18n, Translator
@@ -99,7 +99,9 @@ async def play_computer(
     challenge = await challenges.open_challenge_of(message.chat.id, user.id)
     try:
         if challenge is None:
-            challenge = await challenges.open(message.chat.id, player, preset, tr.lang, target=target)
+            challenge = await challenges.open(
+                message.chat.id, player, preset, tr.lang, target=target, thread_id=topic_of(message)
+            )
         record = await challenges.play_computer(challenge.id, user.id, level, i18n[challenge.lang](f"computer-{level}"))
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
@@ -123,6 +125,25 @@ def preset_hint(tr: Translator) -> str:
 
 def unknown_game(tr: Translator, word: str) -> str:
     return tr("error-unknown-game", name=render.user_text(word), list=preset_hint(tr))
+
+
+def topic_of(message: Message | InaccessibleMessage) -> int | None:
+    """The forum topic a message was written in (its ``message_thread_id``); None outside a topic, also for a
+    reply in the General topic, which carries the id of the thread of replies it started but is no topic."""
+    if isinstance(message, InaccessibleMessage) or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
+def replied(message: Message) -> Message | None:
+    """The message this one replies to. Telegram marks every message in a forum topic as a reply to the topic's
+    first message (the service message saying it was created): that is no reply to anyone."""
+    reply = message.reply_to_message
+    if reply is None or reply.forum_topic_created is not None:
+        return None
+    if message.is_topic_message and reply.message_id == message.message_thread_id:
+        return None
+    return reply
 
 
 def player_of(user: User) -> Player:

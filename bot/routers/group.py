@@ -25,6 +25,8 @@ from bot.routers.common import (
     play_computer,
     preset_words,
     rejection_text,
+    replied,
+    topic_of,
     unknown_game,
 )
 from bot.services.challenges import Challenges
@@ -66,8 +68,9 @@ def parse_play(words: list[str], asked: Asked, i18n: I18n, tr: Translator) -> As
 
 def replied_opponent(message: Message) -> tuple[int, str] | Literal[False] | None:
     """The friend a ``/play`` in reply to their message challenges (None: anyone); False when the reply is to a
-    bot or a channel, nobody who could ever move."""
-    reply = message.reply_to_message
+    bot or a channel, nobody who could ever move. In a forum topic, only a reply to a person's message counts
+    (Telegram marks every message there as a reply to the topic's creation)."""
+    reply = replied(message)
     if reply is None or reply.from_user is None:
         return None
     own = message.bot is not None and reply.from_user.id == message.bot.id
@@ -123,6 +126,7 @@ async def play(
         challenge = await challenges.open(
             message.chat.id, creator, asked.preset, tr.lang, target=target, opponent_username=username,
             opponent_id=opponent[0] if opponent else None, opponent_name=opponent[1] if opponent else None,
+            thread_id=topic_of(message),
         )  # fmt: skip
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
@@ -138,7 +142,7 @@ async def cancel(message: Message, challenges: Challenges, presenter: Presenter,
     if user is None:
         return
     challenge_id: str | None = None
-    reply = message.reply_to_message
+    reply = replied(message)
     if reply is not None and reply.reply_markup is not None:
         for row in reply.reply_markup.inline_keyboard:
             for button in row:

@@ -13,7 +13,7 @@ from bot.games import GAMES, game_of
 from bot.i18n import I18n, Translator
 from bot.models import LANGS, ChatSettings
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, is_admin
+from bot.routers.common import GROUP_TYPES, is_admin, topic_of
 from bot.services.chats import Chats
 from bot.services.terms import Terms
 from engine import find_preset
@@ -93,7 +93,7 @@ async def change(
     text = settings_text(tr, settings, clock)
     presenter.edit(chat_id, message.message_id, text, settings_keyboard(tr, settings, clock))
     who = render.user_text(query.from_user.full_name)
-    await presenter.send(chat_id, tr("settings-changed", name=who) + "\n" + text)
+    await presenter.send(chat_id, tr("settings-changed", name=who) + "\n" + text, thread=topic_of(message))
 
 
 def _changes(data: SettingsCb, settings: ChatSettings) -> dict[str, object] | None:

@@ -98,8 +98,10 @@ class Challenges:
         opponent_id: int | None = None,
         opponent_username: str | None = None,
         opponent_name: str | None = None,
+        thread_id: int | None = None,
     ) -> Challenge:
-        """Open a challenge in a chat; one per creator and chat, none while the creator plays there."""
+        """Open a challenge in a chat (in its forum topic ``thread_id``); one per creator and chat, none while the
+        creator plays there."""
         rules = find_preset(preset)
         now = self.clock()
         challenge = Challenge(
@@ -114,6 +116,7 @@ class Challenges:
             lang=lang,
             created=now,
             expires=now + self.terms.challenge_ttl,
+            thread_id=thread_id,
         )
         return await self.put(challenge)
 
@@ -221,6 +224,7 @@ class Challenges:
             created=now,
             updated=now,
             deal=StoredDeal.of(match),
+            thread_id=challenge.thread_id,
             # Against the computer, no clock: nobody waits for the person but the computer.
             turn_timeout=0 if joiner.computer else clock,
             opener=match.deal.first,

@@ -105,11 +105,11 @@ class Rematches:
 
     async def _open(self, old: MatchRecord, seat: int, presser: Player) -> Challenge:
         """The rematch's challenge, opened by the presser: the other player its only opponent, the match's game,
-        target and clock, the player who did not open the match opening the next (the presser is its seat 0)."""
+        target, clock and topic, the player who did not open the match opening the next (the presser is its seat 0)."""
         _, match = await self.records.peek(old.id)
         other = old.players[1 - seat]
         opener = None if old.opener is None else (0 if old.players[1 - old.opener].id == presser.id else 1)
-        result = (await self.matches.messages(old.id)).result
+        messages = await self.matches.messages(old.id)
         now = self.clock()
         challenge = Challenge(
             id=new_challenge_id(secrets.token_urlsafe(6), old.chat_id),
@@ -122,7 +122,9 @@ class Rematches:
             lang=old.lang,
             created=now,
             expires=now + self.terms.challenge_ttl,
-            message_id=result,
+            message_id=messages.result,
+            # The match's topic, unless Telegram closed it under the match (then the General topic).
+            thread_id=None if messages.general else old.thread_id,
             rematch_of=old.id,
             opener=opener,
             clock=old.turn_timeout,

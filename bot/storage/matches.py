@@ -64,7 +64,7 @@ if redis.call('EXISTS', KEYS[{posts}]) == 1 then redis.call('EXPIRE', KEYS[{post
 # KEYS: 1 match, 2 posts. ARGV: 1-6 as CAS, 7 the handed panel's field or '', 8 number of posts,
 # 9... posts.
 MESSAGE_FIELDS = (
-    "t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1", "r", "rp",
+    "t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1", "r", "rp", "g",
 )  # fmt: skip
 MOVE = (
     _CAS
@@ -274,6 +274,7 @@ def messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
         cards=(f["c0"] is not None, f["c1"] is not None),
         result=num("r"),
         result_photo=f["rp"] is not None and int(f["rp"]) == 1,
+        general=f["g"] is not None,
     )
 
 

@@ -27,9 +27,10 @@ async def start_match(
     preset: str = "bingo",
     target: int | None = None,
     seed: int = 1,
+    thread_id: int | None = None,
 ) -> tuple[MatchRecord, Match]:
-    """Open a challenge and accept it: the new record and its engine match."""
-    challenge = await services.challenges.open(chat_id, creator, preset, "ru", target=target)
+    """Open a challenge (in the forum topic ``thread_id``) and accept it: the new record and its engine match."""
+    challenge = await services.challenges.open(chat_id, creator, preset, "ru", target=target, thread_id=thread_id)
     record = await services.challenges.accept(challenge.id, joiner, seed=seed)
     return record, record.match()
 

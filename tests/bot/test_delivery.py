@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
 from bot.lean import Markup, Posted
 from bot.models import MatchRecord, Messages, MoveResult, Status
-from bot.outbox import Outbox
+from bot.outbox import Outbox, topic_gone
 from bot.presenter import Presenter
 from bot.services import Services
 from bot.timers import Timers
@@ -68,6 +69,8 @@ class Call:
     markup: Markup | None = None
     silent: bool = False
     version: int | None = None
+    thread: int | None = None
+    """The forum topic a send went to."""
 
 
 @dataclass
@@ -104,20 +107,23 @@ class FakeOutbox:
         text: str,
         markup: Markup | None = None,
         *,
+        thread: int | None = None,
         reply_to: int | None = None,
         silent: bool = False,
     ) -> Posted:
         await asyncio.sleep(0)  # a real send lets the other lanes run meanwhile
         self._maybe_fail("send", chat_id)
         message_id = next(self.ids)
-        self.calls.append(Call("send", chat_id, message_id, text, markup, silent))
+        self.calls.append(Call("send", chat_id, message_id, text, markup, silent, thread=thread))
         return Posted(message_id=message_id)
 
-    async def send_photo(self, chat_id: int, png: bytes, caption: str, *, silent: bool = False) -> int:
+    async def send_photo(
+        self, chat_id: int, png: bytes, caption: str, *, thread: int | None = None, silent: bool = False
+    ) -> int:
         await asyncio.sleep(0)
         self._maybe_fail("photo", chat_id)
         message_id = next(self.ids)
-        self.calls.append(Call("photo", chat_id, message_id, caption, None, silent))
+        self.calls.append(Call("photo", chat_id, message_id, caption, None, silent, thread=thread))
         return message_id
 
     async def edit_now(self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int) -> None:
@@ -746,3 +752,78 @@ class TestSnapshot:
         after = await messages_of(world, record.id)
         assert after.table_version == 1 and after.panel_versions == (1, 1) and after.table == before.table
         assert await due(world) == []
+
+
+TOPIC = 77
+
+
+class TestTopics:
+    """A match written in a forum topic: its group messages go there; a topic closed or deleted sends them to the
+    General topic from then on, found out once and recorded on the match."""
+
+    async def test_in_its_topic(self, world: World) -> None:
+        """The table, the deal's result, the next table and a reminder's group line go to the topic; panels and
+        private lines have none."""
+        record, match = await start_match(world.services, thread_id=TOPIC)
+        assert record.thread_id == TOPIC
+        world.presenter.start_match(record)
+        await world.delivery.idle()
+        result = await until_deal_ends(world, record, match, random.Random(3))
+        await world.presenter.remind(result.record, 0, 300)
+        group = world.outbox.to(CHAT, "send", "photo")
+        assert len(group) >= 4 and {c.thread for c in group} == {TOPIC}
+        assert {c.thread for c in world.outbox.calls if c.chat != CHAT} == {None}
+        assert not (await messages_of(world, record.id)).general
+
+    @pytest.mark.parametrize("refusal", ["Bad Request: TOPIC_CLOSED", "Bad Request: message thread not found"])
+    async def test_topic_gone(self, world: World, refusal: str) -> None:
+        """The topic refuses a message: it goes to General, and so does every later one, without asking the topic
+        again (also in a process that did not find it out: it is in Redis)."""
+        record, match = await start_match(world.services, thread_id=TOPIC)
+        world.presenter.start_match(record)
+        await world.delivery.idle()
+        world.outbox.clear()
+        world.outbox.fail("send", CHAT, bad_request(refusal))
+        result = await until_deal_ends(world, record, match, random.Random(3))
+        world.delivery.ledger.general.clear()  # as another process would know it: from Redis
+        await world.presenter.remind(result.record, 0, 300)
+        sends = world.outbox.to(CHAT, "send")
+        assert len(sends) >= 3 and {c.thread for c in sends} == {None}
+        assert world.outbox.attempts.count(("send", CHAT)) == len(sends) + 1
+        assert (await messages_of(world, record.id)).general
+        assert await due(world) == []
+
+    @pytest.mark.parametrize(
+        ("refusal", "gone"),
+        [
+            ("Bad Request: TOPIC_CLOSED", True),
+            ("Bad Request: message thread not found", True),
+            ("Bad Request: TOPIC_DELETED", True),
+            ("Bad Request: chat not found", False),
+            ("Bad Request: message to edit not found", False),
+        ],
+    )
+    def test_what_is_gone(self, refusal: str, gone: bool) -> None:
+        """Only a topic closed or deleted sends the match to General; any other 400 is no reason to leave it."""
+        assert topic_gone(bad_request(refusal)) is gone
+
+    async def test_stored_before_topics(self, world: World) -> None:
+        """A match and a challenge stored before topics read as in no topic, and a match's messages as not sent to
+        General."""
+        record, _ = await start_match(world.services)
+        challenge = await world.services.challenges.open(CHAT + 1, ALA, "bingo", "ru")
+        for model in (record, challenge):
+            old = json.loads(model.model_dump_json())
+            del old["thread_id"]
+            assert type(model).model_validate(old).thread_id is None
+        assert not (await messages_of(world, record.id)).general
+
+    async def test_challenge(self, world: World) -> None:
+        """A challenge goes to its topic; to General when the topic refuses it."""
+        for fails, thread in ((False, TOPIC), (True, None)):
+            challenge = await world.services.challenges.open(CHAT, ALA, "bingo", "ru", thread_id=TOPIC)
+            if fails:
+                world.outbox.fail("send", CHAT, bad_request("Bad Request: TOPIC_CLOSED"))
+            await world.presenter.post_challenge(challenge)
+            assert world.outbox.to(CHAT, "send")[-1].thread == thread
+            await world.services.challenges.withdraw(challenge.id, ALA.id)

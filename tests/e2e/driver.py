@@ -97,11 +97,17 @@ async def ask(fake: FakeTelegram, user: FakeUser, chat_id: int, text: str) -> Se
 
 
 async def challenge(
-    fake: FakeTelegram, creator: FakeUser, group: int, args: str = "", *, reply_to: Sent | dict[str, Any] | None = None
+    fake: FakeTelegram,
+    creator: FakeUser,
+    group: int,
+    args: str = "",
+    *,
+    reply_to: Sent | dict[str, Any] | None = None,
+    topic: int | None = None,
 ) -> Sent:
-    """``/play [args]`` in the group; returns the challenge message."""
+    """``/play [args]`` in the group (in its forum topic ``topic``); returns the challenge message."""
     after = newest_id(fake, group)
-    fake.send_text(creator, group, f"/play {args}".strip(), reply_to=reply_to)
+    fake.send_text(creator, group, f"/play {args}".strip(), reply_to=reply_to, topic=topic)
     return await reply_in(fake, group, after, "the challenge")
 
 
@@ -112,9 +118,12 @@ async def join_by_link(fake: FakeTelegram, user: FakeUser, challenge_message: Se
     fake.send_text(user, user.id, f"/start j_{challenge_id}")
 
 
-async def new_match(fake: FakeTelegram, creator: FakeUser, joiner: FakeUser, group: int, args: str = "") -> str:
-    """A challenge accepted by deep link; returns the match id once both panels are there."""
-    message = await challenge(fake, creator, group, args)
+async def new_match(
+    fake: FakeTelegram, creator: FakeUser, joiner: FakeUser, group: int, args: str = "", *, topic: int | None = None
+) -> str:
+    """A challenge (in the forum topic ``topic``) accepted by deep link; returns the match id once both panels are
+    there."""
+    message = await challenge(fake, creator, group, args, topic=topic)
     await join_by_link(fake, joiner, message)
     await fake.wait_for(lambda: panel_of(fake, creator) and panel_of(fake, joiner), what="both panels")
     # The group's table comes on its own lane, after the panels: wait for it, so that the next thing the

@@ -6,6 +6,21 @@ with its time, and behaves like Telegram where the bot must cope: 403 for a
 private chat whose user never started the bot, 400 "can't parse entities"
 for HTML that Telegram would refuse, 400 "message is not modified" for an
 identical edit, 429 on demand.
+
+Forums as Telegram has them: a supergroup made a forum (``make_forum``) says
+``is_forum`` in its Chat objects and getChat, and has topics, each with the id
+of the service message that created it (``forum_topic_created``). A message a
+user writes in a topic carries ``message_thread_id``, ``is_topic_message`` and,
+as its ``reply_to_message``, the topic's creation message (a reply in the
+General topic carries the ``message_thread_id`` of its reply thread, but no
+``is_topic_message``). A message sent with a ``message_thread_id`` that is no
+open topic of the chat answers 400 "message thread not found", into a closed
+topic (or, without one, into a closed General topic) 400 "TOPIC_CLOSED"; a
+bot that is an admin of the chat may still write there (Telegram lets
+admins with can_manage_topics post in closed topics). A reply without a
+``message_thread_id`` goes to the topic of the message it replies to. Edits and
+deletions of messages in a closed topic work (closing stops new messages); a
+deleted topic takes its messages with it.
 """
 
 from __future__ import annotations
@@ -54,6 +69,27 @@ class Call:
     """The error's description (empty when the call succeeded)."""
     real: float = field(default_factory=time.monotonic)
     """When the call arrived in real time (``at`` may be a simulated clock's)."""
+    thread: int | None = None
+    """The forum topic of the message the call sent or edited, as Telegram answered (None: not in a topic)."""
+
+
+@dataclass
+class Topic:
+    """A forum topic; its id is the id of the service message that created it."""
+
+    thread_id: int
+    name: str
+    created: dict[str, Any]
+    """The service message with ``forum_topic_created``."""
+    closed: bool = False
+
+
+@dataclass
+class Forum:
+    """A supergroup with topics."""
+
+    topics: dict[int, Topic] = field(default_factory=dict)
+    general_closed: bool = False
 
 
 @dataclass
@@ -71,6 +107,8 @@ class Sent:
     """When the bot sent it (real time)."""
     photo: bytes | None = None
     """A picture's PNG (``text`` is then its caption)."""
+    thread: int | None = None
+    """The forum topic the message is in (None: not a forum, or its General topic)."""
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.reply_markup:
@@ -198,6 +236,10 @@ class FakeTelegram:
         """Groups that became supergroups (old id -> new id): sends to the old id answer 400 with the new one."""
         self.kicked: set[int] = set()
         """Groups that removed the bot: 403 to anything sent there."""
+        self.forums: dict[int, Forum] = {}
+        """Supergroups with topics, by chat id."""
+        self._threads: dict[tuple[int, int], int | None] = {}
+        """The topic of each message users wrote in a forum (a reply to it goes there)."""
         self.unknown_methods: list[str] = []
         self.webhook: dict[str, Any] | None = None
         """What ``setWebhook`` set (url, secret_token, allowed_updates); while set, updates are posted there."""
@@ -276,7 +318,9 @@ class FakeTelegram:
         if self.latency and method != "getUpdates":
             await asyncio.sleep(self.latency)
         status, body = await self._dispatch(method, params)
-        self.calls.append(Call(arrived, method, params, status, body.get("description", "")))
+        result = body.get("result")
+        thread = result.get("message_thread_id") if isinstance(result, dict) else None
+        self.calls.append(Call(arrived, method, params, status, body.get("description", ""), thread=thread))
         return web.json_response(body, status=status)
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -436,17 +480,36 @@ class FakeTelegram:
         return self._ok(member)
 
     def _chat(self, chat_id: int) -> dict[str, Any]:
+        if chat_id in self.forums:
+            return {"id": chat_id, "type": "supergroup", "title": "Domino club", "is_forum": True}
         if chat_id < 0:
             return {"id": chat_id, "type": "supergroup", "title": "Domino club"}
         return {"id": chat_id, "type": "private", "first_name": str(chat_id)}
 
-    def _message_dict(self, sent: Sent) -> dict[str, Any]:
+    def _m_getChat(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        gifts = {"unlimited_gifts": True, "limited_gifts": True, "unique_gifts": True, "premium_subscription": True}
+        info = {**self._chat(int(p["chat_id"])), "accent_color_id": 0, "max_reaction_count": 11}
+        return self._ok({**info, "accepted_gift_types": gifts})
+
+    def _in_topic(self, message: dict[str, Any], chat_id: int, thread: int | None, *, nested: bool = True) -> None:
+        """Mark a message as written in a topic, as Telegram does: its thread, and (unless it is itself a reply's
+        copy, which Telegram never nests) a reply to the topic's creation message."""
+        topic = self.forums[chat_id].topics.get(thread) if thread is not None and chat_id in self.forums else None
+        if topic is None:
+            return
+        message["message_thread_id"] = thread
+        message["is_topic_message"] = True
+        if nested and message["message_id"] != thread:
+            message.setdefault("reply_to_message", topic.created)
+
+    def _message_dict(self, sent: Sent, *, nested: bool = True) -> dict[str, Any]:
         message: dict[str, Any] = {
             "message_id": sent.message_id,
             "date": int(time.time()),
             "chat": self._chat(sent.chat_id),
             "from": {"id": BOT_ID, "is_bot": True, "first_name": "Domino", "username": self.bot_username},
         }
+        self._in_topic(message, sent.chat_id, sent.thread, nested=nested)
         if sent.photo is None:
             message["text"] = sent.text
         else:
@@ -471,13 +534,46 @@ class FakeTelegram:
         self._changed(sent.chat_id)
         return self._ok(self._message_dict(sent))
 
+    def _replied_id(self, p: dict[str, Any]) -> int | None:
+        if p.get("reply_to_message_id"):
+            return int(p["reply_to_message_id"])
+        parameters = p.get("reply_parameters")
+        return int(parameters["message_id"]) if isinstance(parameters, dict) else None
+
+    def _thread_of(self, chat_id: int, message_id: int) -> int | None:
+        sent = self.messages.get((chat_id, message_id))
+        return sent.thread if sent is not None else self._threads.get((chat_id, message_id))
+
+    def _place(self, chat_id: int, p: dict[str, Any]) -> tuple[int | None, tuple[int, dict[str, Any]] | None]:
+        """The topic a message to send goes to, or Telegram's refusal (see the module's text)."""
+        thread = int(p["message_thread_id"]) if p.get("message_thread_id") else None
+        forum = self.forums.get(chat_id)
+        if forum is None:
+            return None, None if thread is None else self._error(400, "Bad Request: message thread not found")
+        replied = self._replied_id(p)
+        if thread is None and replied is not None:
+            thread = self._thread_of(chat_id, replied)
+        admin = BOT_ID in self.admins.get(chat_id, set())
+        if thread is None:
+            closed = forum.general_closed and not admin
+            return None, self._error(400, "Bad Request: TOPIC_CLOSED") if closed else None
+        topic = forum.topics.get(thread)
+        if topic is None:
+            return None, self._error(400, "Bad Request: message thread not found")
+        if topic.closed and not admin:
+            return None, self._error(400, "Bad Request: TOPIC_CLOSED")
+        return thread, None
+
     def _m_sendMessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         chat_id = int(p["chat_id"])
         if chat_id > 0 and chat_id not in self.started:
             return self._error(403, "Forbidden: bot can't initiate conversation with a user")
         if bad := self._bad_html(p):
             return bad
-        sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"))
+        thread, refused = self._place(chat_id, p)
+        if refused is not None:
+            return refused
+        sent = Sent(chat_id, next(self._message_ids), p["text"], p.get("reply_markup"), thread=thread)
         return self._store(sent)
 
     def _m_sendPhoto(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -498,7 +594,10 @@ class FakeTelegram:
             return bad
         if len(html.unescape(TAG.sub("", caption))) > 1024:
             return self._error(400, "Bad Request: message caption is too long")
-        sent = Sent(chat_id, next(self._message_ids), caption, p.get("reply_markup"), photo=photo)
+        thread, refused = self._place(chat_id, p)
+        if refused is not None:
+            return refused
+        sent = Sent(chat_id, next(self._message_ids), caption, p.get("reply_markup"), photo=photo, thread=thread)
         return self._store(sent)
 
     def _m_editMessageText(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -625,6 +724,61 @@ class FakeTelegram:
             }
         )
 
+    # -- forums ----------------------------------------------------------------------
+
+    def make_forum(self, chat_id: int) -> Forum:
+        """The supergroup turns topics on (its General topic open)."""
+        return self.forums.setdefault(chat_id, Forum())
+
+    def _service(self, user: FakeUser, chat_id: int, thread: int | None, **content: Any) -> dict[str, Any]:
+        """A service message by ``user`` in a forum's topic, pushed as an update (as Telegram sends them)."""
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": self._chat(chat_id),
+            "from": user.as_dict(),
+            **content,
+        }
+        self._in_topic(message, chat_id, thread)
+        self._push({"message": message})
+        return message
+
+    def open_topic(self, user: FakeUser, chat_id: int, name: str, thread_id: int | None = None) -> int:
+        """``user`` creates a topic in the forum (made one if it was not); its id (the creation message's)."""
+        forum = self.make_forum(chat_id)
+        thread = thread_id if thread_id is not None else next(self._message_ids)
+        created: dict[str, Any] = {
+            "message_id": thread,
+            "date": int(time.time()),
+            "chat": self._chat(chat_id),
+            "from": user.as_dict(),
+            "message_thread_id": thread,
+            "is_topic_message": True,
+            "forum_topic_created": {"name": name, "icon_color": 0x6FB9F0},
+        }
+        forum.topics[thread] = Topic(thread, name, created)
+        self._push({"message": created})
+        return thread
+
+    def close_topic(self, user: FakeUser, chat_id: int, thread: int, *, closed: bool = True) -> None:
+        """``user`` (an admin, or the topic's creator) closes the topic (or, ``closed=False``, reopens it)."""
+        self.forums[chat_id].topics[thread].closed = closed
+        self._service(user, chat_id, thread, **{"forum_topic_closed" if closed else "forum_topic_reopened": {}})
+
+    def delete_topic(self, chat_id: int, thread: int) -> None:
+        """An admin deletes the topic, and every message in it with it (Telegram sends no update of it)."""
+        del self.forums[chat_id].topics[thread]
+        for sent in [m for m in self.chat_messages(chat_id) if m.thread == thread]:
+            self.messages.pop((chat_id, sent.message_id), None)
+            self._chats[chat_id].pop(sent.message_id, None)
+        self._changed(chat_id)
+
+    def close_general(self, chat_id: int, *, closed: bool = True) -> None:
+        """An admin closes (or reopens) the General topic."""
+        self.forums[chat_id].general_closed = closed
+
+    # -- what users do, continued ----------------------------------------------------------
+
     def send_text(
         self,
         user: FakeUser,
@@ -633,8 +787,10 @@ class FakeTelegram:
         *,
         reply_to: Sent | dict[str, Any] | None = None,
         sender_chat: dict[str, Any] | None = None,
+        topic: int | None = None,
     ) -> dict[str, Any]:
-        """The user writes ``text`` in a chat (a private chat's id is the user's id); returns the message."""
+        """The user writes ``text`` in a chat (a private chat's id is the user's id; ``topic``: in that topic of a
+        forum, else its General topic); returns the message."""
         self.users[user.id] = user
         if chat_id == user.id and text.startswith("/start"):
             self.started.add(user.id)
@@ -651,9 +807,17 @@ class FakeTelegram:
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         if isinstance(reply_to, Sent):
-            message["reply_to_message"] = self._message_dict(reply_to)
+            message["reply_to_message"] = self._message_dict(reply_to, nested=False)
         elif reply_to is not None:
             message["reply_to_message"] = reply_to
+        if chat_id in self.forums:
+            if topic is not None:
+                assert topic in self.forums[chat_id].topics, f"no topic {topic} in {chat_id}"
+                self._in_topic(message, chat_id, topic)
+            elif "reply_to_message" in message:
+                # A reply in General: the id of the thread of replies it belongs to, and no topic.
+                message["message_thread_id"] = message["reply_to_message"]["message_id"]
+            self._threads[(chat_id, message["message_id"])] = topic
         self._push({"message": message})
         return message
 
