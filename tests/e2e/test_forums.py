@@ -12,7 +12,7 @@ from aiohttp import ClientSession, FormData
 from bot.i18n import I18n
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import ask, challenge, new_match, newest_id, play, play_to_end, reply_in, start_bot
+from tests.e2e.driver import TURN, ask, challenge, new_match, newest_id, play, play_to_end, reply_in, start_bot
 from tests.e2e.fake_telegram import SENT_OR_EDITED, Call, FakeTelegram, FakeUser
 
 GROUP = -100777
@@ -166,11 +166,23 @@ class TestMatchInATopic:
         commands written there."""
         async with running_bot(fake, prefix) as app:
             await players_started(fake)
-            await new_match(fake, ANN, BOB, GROUP, topic=TOPIC)
+            first = await new_match(fake, ANN, BOB, GROUP, topic=TOPIC)
             assert (await ask_in_topic(fake, ANN, "/play")).thread == TOPIC  # already playing: said there
             await play_to_end(fake, (ANN, BOB), random.Random(7))
             await app.settled()
             assert (await ask_in_topic(fake, BOB, "/top")).thread == TOPIC
+            # Both press 🔁 under the result: it says so, and the rematch lives in the topic too.
+            (result,) = [m for m in fake.chat_messages(GROUP) if any(b["callback_data"] == f"rm:{first}"
+                                                                    for b in m.buttons())]  # fmt: skip
+            for user in (ANN, BOB):
+                await fake.wait_answer(fake.press(user, result, f"rm:{first}"))
+            await fake.wait_for(
+                lambda: any(TURN in m.text for m in fake.chat_messages(GROUP) if m.message_id > result.message_id),
+                what="the rematch's table",
+            )
+            await app.settled()
+            second = await app.services.records.active_match(GROUP, ANN.id)
+            assert second not in (None, first) and result.text.endswith(TR("rematch-started"))
             calls = group_calls(fake)
             assert any(c.method == "sendPhoto" for c in calls), "no match card"
             assert [c for c in calls if not in_topic(c, TOPIC)] == []
