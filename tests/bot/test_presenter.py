@@ -96,6 +96,24 @@ class TestClock:
             ("send", CHAT, group),
         ]
 
+    async def test_remind_in_the_players_language(self, world: World) -> None:
+        """A Polish player in a Russian match: their reminder and their claim offer are Polish, the group's line
+        Russian."""
+        record, _ = await start_match(world.services)
+        players = (record.players[0], record.players[1].model_copy(update={"lang": "pl"}))
+        record = record.model_copy(update={"players": players})
+        pl = world.presenter.i18n["pl"]
+        await world.presenter.remind(record, 1, 300)
+        await world.presenter.offer_win(record, 1, 86400)
+        private, _ = render.reminder_texts(pl, record, 1, 300)
+        _, group = render.reminder_texts(TR, record, 1, 300)
+        assert [(c.chat, c.text) for c in world.outbox.calls] == [
+            (BOB.id, private),
+            (CHAT, group),
+            (BOB.id, pl("claim-offer", idle=render.duration(pl, 86400))),
+        ]
+        assert private != render.reminder_texts(TR, record, 1, 300)[0]
+
     async def test_remind_group_gone(self, world: World) -> None:
         """A group that removed the bot gets no line; the player still does."""
         record, _ = await start_match(world.services)
