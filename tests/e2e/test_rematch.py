@@ -8,6 +8,7 @@ from bot.models import Status
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import challenge, new_match, panel_of, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+from tests.e2e.simclock import SimClock
 
 GROUP = -100890
 ANN = FakeUser(8901, "Ann", "ann_rematch", "ru")
@@ -136,3 +137,40 @@ async def test_against_the_computer(fake: FakeTelegram, prefix: str, cleanup_red
         assert second_id is not None and second_id != first_id
         second, _ = await app.services.records.get(second_id)
         assert second.players[1].level == "hard" and second.players[0].id == ANN.id
+
+
+async def test_offered_for_a_challenges_lifetime(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    """On a simulated clock: Ann asks for the rematch and nobody answers; when its challenge's time runs out the
+    result says the rematch is off and loses its button, and Bob's press on his panel is told so. A result
+    nobody pressed is still offered until the lifetime after the match, then refused."""
+    clock = SimClock()
+    async with running_bot(fake, prefix, clock=clock) as app, clock.ticking(step=0.01, every=0.005):
+        tr = app.presenter.i18n["ru"]
+        ttl = app.services.terms.challenge_ttl
+        await app.services.chats.update_settings(GROUP, target=2)
+        for user in (ANN, BOB, CARL):
+            await start_bot(fake, user)
+        first_id = await new_match(fake, ANN, BOB, GROUP)
+        await play_to_end(fake, (ANN, BOB), random.Random(4))
+        await app.settled()
+        result = result_of(fake, first_id)
+        asked = await fake.wait_answer(fake.press(ANN, result, f"{REMATCH}{first_id}"))
+        assert asked["text"] == tr("toast-rematch-asked")
+        clock.advance(ttl + 1)
+        await app.scheduler.run_due()
+        await app.settled()
+        off = tr("rematch-off")
+        await fake.wait_for(lambda: result.text.endswith(off) and rematch_button(result) is None, what="the offer off")
+        late = await fake.wait_answer(fake.press(BOB, last_panel(fake, BOB), f"{REMATCH}{first_id}"))
+        assert late["text"] == app.presenter.i18n["pl"]("toast-rematch-over")  # Bob reads Polish
+        assert await app.services.records.active_match(GROUP, ANN.id) is None
+
+        # A second match whose result nobody presses: offered within the lifetime, refused after it.
+        second_id = await new_match(fake, BOB, CARL, GROUP)
+        await play_to_end(fake, (BOB, CARL), random.Random(5))
+        await app.settled()
+        clock.advance(ttl + 1)
+        result = result_of(fake, second_id)
+        late = await fake.wait_answer(fake.press(CARL, result, f"{REMATCH}{second_id}"))
+        assert late["text"] == tr("toast-rematch-over")
+        await fake.wait_for(lambda: rematch_button(result) is None, what="the spent button to go")
