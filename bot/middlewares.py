@@ -179,11 +179,14 @@ class CommandFloodMiddleware(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        if not isinstance(event, Message) or event.chat.type not in GROUP_TYPES or event.from_user is None:
+        if (
+            not isinstance(event, Message)
+            or event.chat.type not in GROUP_TYPES
+            or event.from_user is None
+            or not (event.text or "").startswith("/")
+        ):
             return await handler(event, data)
         user = event.from_user
-        if not (event.text or "").startswith("/"):
-            return await handler(event, data)
         verdict = await self.flood.take(event.chat.id, user.id)
         if verdict is Flood.ANSWER:
             return await handler(event, data)

@@ -146,9 +146,10 @@ class MatchRecord(BaseModel):
                 return seat
         return None
 
-    def lang_of(self, seat: int) -> Lang:
-        """The language of what the seat's player reads in private: their own, else the match's."""
-        return self.players[seat].lang or self.lang
+    def lang_of(self, seat: int | None) -> Lang:
+        """The language of what the seat's player reads in private: their own, else the match's (also for
+        ``None``, somebody who does not play it)."""
+        return self.lang if seat is None else self.players[seat].lang or self.lang
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):

@@ -63,6 +63,21 @@ def topic_gone(exc: TelegramBadRequest) -> bool:
     return any(reason in exc.message for reason in TOPIC_GONE)
 
 
+async def in_topic(thread: int | None, send: Callable[[int | None], Awaitable[T]]) -> tuple[T, bool]:
+    """Send into the forum topic ``thread`` (``send`` takes the topic; None: the General topic), or into the
+    General topic when Telegram answers that ``thread`` is closed or gone. What ``send`` returned, and whether
+    it fell back to General."""
+    if thread is None:
+        return await send(None), False
+    try:
+        return await send(thread), False
+    except TelegramBadRequest as exc:
+        if not topic_gone(exc):
+            raise
+        log.info("topic %s refused a message (%s); it goes to General", thread, exc.message)
+    return await send(None), True
+
+
 @dataclass
 class _Lane:
     """One chat's queue in this process."""

@@ -21,7 +21,7 @@ from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
 from bot.lean import Markup, Posted
 from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding
-from bot.outbox import Outbox, topic_gone
+from bot.outbox import Outbox, in_topic
 from bot.pictures.painter import caption_fits
 from bot.services.chats import Chats
 from bot.services.records import Records
@@ -173,8 +173,8 @@ class Presenter:
 
     async def remind(self, record: MatchRecord, seat: int, left: float) -> None:
         """Half the time is gone: the player to act gets a private message, the group a line naming them."""
-        private, _ = render.reminder_texts(self.i18n[record.lang_of(seat)], record, seat, left)
-        _, group = render.reminder_texts(self.i18n[record.lang], record, seat, left)
+        tr, own = self.i18n[record.lang], self.i18n[record.lang_of(seat)]
+        private, group = render.reminder_texts(tr, record, seat, left, own)
         with contextlib.suppress(TelegramForbiddenError, TelegramBadRequest):
             await self.outbox.send(record.players[seat].id, private)
         if not await self.chats.group_gone(record.chat_id):
@@ -214,14 +214,8 @@ class Presenter:
 
     async def _to_topic(self, chat_id: int, text: str, markup: Markup | None, thread: int | None) -> Posted:
         """Send into a forum topic; into the General topic when that one is closed or gone."""
-        if thread is not None:
-            try:
-                return await self.outbox.send(chat_id, text, markup, thread=thread)
-            except TelegramBadRequest as exc:
-                if not topic_gone(exc):
-                    raise
-                log.info("topic %s of %s refused a message (%s); it goes to General", thread, chat_id, exc.message)
-        return await self.outbox.send(chat_id, text, markup)
+        sent, _ = await in_topic(thread, lambda topic: self.outbox.send(chat_id, text, markup, thread=topic))
+        return sent
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> None:
         """Replace a message's text (and buttons) when the chat's budget allows (a newer edit of it wins)."""

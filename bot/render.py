@@ -370,11 +370,14 @@ def player_notice(tr: Translator, record: MatchRecord, seat: int, *, started: bo
     return tr("player-blocked" if started else "need-start", name=name(record, seat))
 
 
-def reminder_texts(tr: Translator, record: MatchRecord, seat: int, left: float) -> tuple[str, str]:
-    """Half the time for a move is gone: what the player to act reads in private, and the group's line that
-    mentions them (so Telegram notifies them there too)."""
+def reminder_texts(
+    tr: Translator, record: MatchRecord, seat: int, left: float, private_tr: Translator | None = None
+) -> tuple[str, str]:
+    """Half the time for a move is gone: what the player to act reads in private (in ``private_tr``'s language
+    when given: theirs), and the group's line that mentions them (so Telegram notifies them there too)."""
     # What is left, as a player would say it: whole minutes, or seconds by fives.
-    wait = duration(tr, 60 * round(left / 60) if left >= 60 else 5 * math.ceil(max(left, 1) / 5))
+    seconds = 60 * round(left / 60) if left >= 60 else 5 * math.ceil(max(left, 1) / 5)
     player = record.players[seat]
-    group = tr("reminder-group", id=str(player.id), name=name(record, seat), left=wait)
-    return tr("reminder-private", left=wait), group
+    group = tr("reminder-group", id=str(player.id), name=name(record, seat), left=duration(tr, seconds))
+    private_tr = private_tr or tr
+    return private_tr("reminder-private", left=duration(private_tr, seconds)), group

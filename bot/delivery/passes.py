@@ -32,7 +32,7 @@ from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
 from bot.lean import Markup
 from bot.models import MatchRecord, Messages, Summary
-from bot.outbox import Outbox, topic_gone
+from bot.outbox import Outbox, in_topic, topic_gone
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
@@ -179,19 +179,12 @@ class Passes:
         """Send one group message of the match (``send`` takes the topic): into the match's topic, or, once
         Telegram answers that the topic is closed or deleted, into the General topic, for good: that is
         recorded on the match (in this process at once, in Redis for the others and a restart)."""
-        thread = self._topic(record, messages)
-        if thread is None:
-            return await send(None)
-        try:
-            return await send(thread)
-        except TelegramBadRequest as exc:
-            if not topic_gone(exc):
-                raise
-            log.info("match %s: topic %s of %s refused a message (%s); on in General", record.id, thread,
-                     record.chat_id, exc.message)  # fmt: skip
-        self.ledger.general.add(record.id)
-        await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, g=1))
-        return await send(None)
+        sent, fell_back = await in_topic(self._topic(record, messages), send)
+        if fell_back:
+            log.info("match %s of %s: on in the General topic", record.id, record.chat_id)
+            self.ledger.general.add(record.id)
+            await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, g=1))
+        return sent
 
     async def _edit(self, chat: int, message_id: int, text: str, markup: Markup | None, version: int) -> bool:
         """Edit a match message; False when it is gone (deleted by someone), so a new one is due."""

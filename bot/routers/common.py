@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from typing import Any
 
@@ -154,8 +155,11 @@ async def person(user: User, chats: Chats) -> Player:
     """The user about to play: their name kept in their profile, and their own language (their /lang choice,
     else their Telegram language when it is ours) for what they read in private."""
     player = player_of(user)
-    await chats.update_profile(user.id, name=player.name, username=user.username)
-    return player.model_copy(update={"lang": await chats.own_lang(user.id, user.language_code)})
+    _, lang = await asyncio.gather(  # one round trip: the profile's language is not what changes
+        chats.update_profile(user.id, name=player.name, username=user.username),
+        chats.own_lang(user.id, user.language_code),
+    )
+    return player.model_copy(update={"lang": lang})
 
 
 async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:

@@ -71,7 +71,7 @@ async def move(
             await _outdated_panel(query, record.id, seat, callback_data.v, records, presenter, log_ctx, "stale")
             return
         view = match.deal.view(seat) if seat is not None else None
-        await query.answer(rejection_text(i18n[record.lang if seat is None else record.lang_of(seat)], exc, view))
+        await query.answer(rejection_text(i18n[record.lang_of(seat)], exc, view))
         if exc.reason is Rejection.MATCH_OVER and query.message is not None:
             # A panel of a finished match that kept its buttons (one sent as the bot died, say).
             await presenter.strip(query.message.chat.id, query.message.message_id)
@@ -258,7 +258,7 @@ async def surrender(
     record, _ = await records.peek(callback_data.m)
     seat = record.seat_of(user.id)
     private = query.message is not None and query.message.chat.type not in GROUP_TYPES
-    tr = i18n[record.lang_of(seat) if private and seat is not None else record.lang]
+    tr = i18n[record.lang_of(seat) if private else record.lang]
     if user.id != callback_data.u:
         await query.answer(tr("toast-not-your-question"))
         return
@@ -295,8 +295,8 @@ async def claim_win(
     log_ctx.update(match=callback_data.m, action="claim_win")
     user = query.from_user
     record, _ = await records.peek(callback_data.m)
-    seat = record.seat_of(user.id)  # the offer went to the waiting player's private chat, in their language
-    tr = i18n[record.lang if seat is None else record.lang_of(seat)]
+    # The offer went to the waiting player's private chat, in their language.
+    tr = i18n[record.lang_of(record.seat_of(user.id))]
     try:
         result = await moves.claim_win(callback_data.m, user.id, version=callback_data.v, request_id=query.id)
     except Rejected as exc:

@@ -14,7 +14,7 @@ from bot.i18n import I18n, Translator
 from bot.models import LANGS, LEVELS, Standing, Summary
 from bot.pictures import build as pictures
 from bot.pictures.painter import Painter, caption_fits
-from bot.routers.common import GROUP_TYPES, preset_words, unknown_game
+from bot.routers.common import GROUP_TYPES, preset_words, replied, unknown_game
 from bot.routers.group import USERNAME
 from bot.services.chats import Chats
 from bot.services.results import Results
@@ -115,9 +115,9 @@ def summary_line(tr: Translator, summary: Summary, *, for_user: int | None = Non
 
 def replied_user(message: Message) -> User | None:
     """The author of the message ``message`` replies to (None: no reply; in a forum topic, Telegram's reply
-    to the topic's first message is none)."""
-    reply = message.reply_to_message
-    if reply is None or (message.is_topic_message and reply.message_id == message.message_thread_id):
+    to the topic's first message is none: ``replied``)."""
+    reply = replied(message)
+    if reply is None:
         return None
     if reply.sender_chat is not None:
         return User(id=reply.sender_chat.id, is_bot=True, first_name=reply.sender_chat.title or "")
@@ -131,8 +131,8 @@ async def rival_of(
     stats), or the answer instead (asked in private, about oneself, a bot, an @username the bot never saw)."""
     user = message.from_user
     named = next((word for word in (command.args or "").split() if word.startswith("@")), None)
-    replied = None if named is not None else replied_user(message)
-    if user is None or (named is None and replied is None):
+    author = None if named is not None else replied_user(message)
+    if user is None or (named is None and author is None):
         return None
     if message.chat.type not in GROUP_TYPES:
         return tr("rivalry-group-only")
@@ -143,8 +143,8 @@ async def rival_of(
         if found is None:
             return tr("rivalry-unknown", name=render.user_text(named))
         rival = found, (await chats.profile(found)).name or named
-    elif replied is not None and not replied.is_bot:
-        rival = replied.id, replied.full_name
+    elif author is not None and not author.is_bot:
+        rival = author.id, author.full_name
     else:
         return tr("rivalry-not-a-person")
     return tr("rivalry-self") if rival[0] == user.id else rival

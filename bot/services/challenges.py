@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from bot.codec import StoredDeal
 from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection
@@ -99,9 +100,11 @@ class Challenges:
         opponent_username: str | None = None,
         opponent_name: str | None = None,
         thread_id: int | None = None,
+        **fields: Any,
     ) -> Challenge:
         """Open a challenge in a chat (in its forum topic ``thread_id``); one per creator and chat, none while the
-        creator plays there."""
+        creator plays there. ``fields``: the rest of a rematch's (``Challenge.rematch_of`` and what follows it,
+        its ``message_id``)."""
         rules = find_preset(preset)
         now = self.clock()
         challenge = Challenge(
@@ -117,12 +120,8 @@ class Challenges:
             created=now,
             expires=now + self.terms.challenge_ttl,
             thread_id=thread_id,
+            **fields,
         )
-        return await self.put(challenge)
-
-    async def put(self, challenge: Challenge) -> Challenge:
-        """Open ``challenge`` as it is made (``open``, or a rematch's); refused while its creator has one open in
-        its chat or plays there."""
         # Its notice and its expiry first (their own slots), so that no open challenge lacks them; taken
         # back when the challenge is refused (one left by a process dying in between expires as nothing).
         await asyncio.gather(

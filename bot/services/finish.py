@@ -7,8 +7,9 @@ run: the chat's table, indexes and history, the two players' head-to-head
 record and the chat's season (the summary gets the chat's rating change and
 the series there; a season's first match schedules its end), the global
 table, each player's indexes and history, the match's clock job; last, the
-summary kept with the match and its result posted. A process that dies between them leaves the rest to whoever reads the
-match's screens next (``Records.screens``).
+summary kept with the match and its result posted. A process that dies
+between them leaves the rest to whoever reads the match's screens next
+(``Records.screens``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ lives as long as any challenge.
 from __future__ import annotations
 
 import enum
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,8 +24,8 @@ from bot.services.errors import Rejected
 from bot.services.records import Records
 from bot.services.terms import KEEP_AFTER_DEADLINE, Terms
 from bot.storage.challenges import ChallengeStore
-from bot.storage.keys import challenge_id as new_challenge_id
 from bot.storage.matches import MatchStore
+from engine import Match
 
 
 class Step(enum.Enum):
@@ -72,7 +71,7 @@ class Rematches:
     async def press(self, match_id: str, presser: Player) -> Rematch:
         """A player of the finished match ``match_id`` pressed its rematch button (``presser``: as they are now,
         their name and language)."""
-        old, _ = await self.records.peek(match_id)
+        old, match = await self.records.peek(match_id)
         seat = old.seat_of(presser.id)
         if seat is None:
             raise Rejected(Rejection.NOT_A_PLAYER)
@@ -82,7 +81,7 @@ class Rematches:
             raise Rejected(Rejection.REMATCH_OVER)
         held = await self.store.rematch(old.chat_id, old.id)
         if held is None:
-            mine = await self._open(old, seat, presser)
+            mine = await self._open(old, match, seat, presser)
             held = await self.store.claim_rematch(
                 old.chat_id, old.id, mine.id, ttl=self.terms.challenge_ttl + KEEP_AFTER_DEADLINE
             )
@@ -103,30 +102,17 @@ class Rematches:
         record = await self.challenges.accept(held, presser)
         return Rematch(Step.STARTED, old, challenge, record)
 
-    async def _open(self, old: MatchRecord, seat: int, presser: Player) -> Challenge:
+    async def _open(self, old: MatchRecord, match: Match, seat: int, presser: Player) -> Challenge:
         """The rematch's challenge, opened by the presser: the other player its only opponent, the match's game,
-        target, clock and topic, the player who did not open the match opening the next (the presser is its seat 0)."""
-        _, match = await self.records.peek(old.id)
+        target, clock and topic, the player who did not open the match opening the next (the presser is its
+        seat 0)."""
         other = old.players[1 - seat]
-        opener = None if old.opener is None else (0 if old.players[1 - old.opener].id == presser.id else 1)
         messages = await self.matches.messages(old.id)
-        now = self.clock()
-        challenge = Challenge(
-            id=new_challenge_id(secrets.token_urlsafe(6), old.chat_id),
-            chat_id=old.chat_id,
-            creator=presser,
-            opponent_id=None if other.computer else other.id,
-            opponent_name=other.name,
-            preset=match.rules.name,
-            target=match.deal.target,
-            lang=old.lang,
-            created=now,
-            expires=now + self.terms.challenge_ttl,
-            message_id=messages.result,
+        return await self.challenges.open(
+            old.chat_id, presser, match.rules.name, old.lang, target=match.deal.target,
+            opponent_id=None if other.computer else other.id, opponent_name=other.name,
             # The match's topic, unless Telegram closed it under the match (then the General topic).
             thread_id=None if messages.general else old.thread_id,
-            rematch_of=old.id,
-            opener=opener,
-            clock=old.turn_timeout,
-        )
-        return await self.challenges.put(challenge)
+            message_id=messages.result, rematch_of=old.id, clock=old.turn_timeout,
+            opener=None if old.opener is None else (0 if old.players[1 - old.opener].id == presser.id else 1),
+        )  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 
@@ -24,8 +25,9 @@ class Results:
     async def season(self, chat_id: int, season: str, limit: int = 10) -> tuple[list[SeasonStanding], str | None]:
         """A chat's season table, best ``limit`` first (wins, then the rating gained), and the language of its
         last match (None: no match counted in it)."""
-        ids = await self.store.season_table(chat_id, season, limit)
-        counts = await self.store.season_counts(chat_id, season)
+        ids, counts = await asyncio.gather(
+            self.store.season_table(chat_id, season, limit), self.store.season_counts(chat_id, season)
+        )
         rows = [_season_row(counts, user_id, rank) for rank, user_id in enumerate(ids, 1)]
         return rows, counts.get("lang")
 
