@@ -575,6 +575,15 @@ def hard(view: BingoView, rules: BingoRules, rng: random.Random) -> Action:
     moves = candidates(view.legal)
     if len(moves) == 1:
         return moves[0]
+    values = evaluate(view, rules, rng)
+    return max(values, key=lambda mv: mv[1])[0]
+
+
+def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tuple[Action, float]]:
+    """Each candidate move (see :func:`candidates`) with the hard level's estimate of the seat's chance to win
+    the match after it (a point of the deal's difference a hair's weight), from the view alone: every candidate
+    is played out in the same sampled deals that agree with the view."""
+    moves = candidates(view.legal)
     k = Knowledge.of(view, rules)
     worlds = max(SEARCH_WORLDS, SEARCH_ROLLOUTS // len(moves))
     totals = [0.0] * len(moves)
@@ -586,4 +595,4 @@ def hard(view: BingoView, rules: BingoRules, rng: random.Random) -> Action:
             table.play(move)
             table.rollout()
             totals[i] += table.value(me)
-    return moves[max(range(len(moves)), key=totals.__getitem__)]
+    return [(move, total / worlds) for move, total in zip(moves, totals, strict=True)]
