@@ -96,6 +96,9 @@ class DealLine(BaseModel):
     m: tuple[MomentRecord, ...] = ()
     last: tuple[str, str] | None = None
     """The deal's last trick (lead, reply) in notation."""
+    d: StoredDeal | None = None
+    """The deal itself (hands, stock, every action): replays and the post-mortem read it. None in the log of a
+    match begun before it was kept."""
 
 
 class MatchRecord(BaseModel):

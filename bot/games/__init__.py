@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.games import bingo, fortytwo
 from bot.games.base import Button, GameModule, MoveButton, SettingButton, rows_of, tricks_line
+from bot.codec import StoredDeal
 from bot.models import DealLine, MomentRecord
 from engine import Deal
 from engine.games import HasGame
@@ -65,4 +66,5 @@ def deal_line(deal: Deal) -> DealLine:
         g=(won[0], won[1]),
         m=tuple(moments),
         last=None if last is None else (last.lead.notation(), last.reply.notation()),
+        d=StoredDeal.of_deal(deal),
     )
