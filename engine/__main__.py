@@ -9,7 +9,7 @@ import sys
 from contextlib import nullcontext
 
 from engine.actions import Action, Kind
-from engine.ai import LEVELS, choose
+from engine.ai import ARENA_LEVELS, LEVELS, choose
 from engine.arena import arena
 from engine.deal import Deal
 from engine.games import GAMES, View, game_of
@@ -31,8 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("file")
     duel = sub.add_parser("arena", help="matches between two levels of the computer, seats alternating")
     _game_arguments(duel)
-    duel.add_argument("--a", choices=LEVELS, required=True, help="the level whose win rate is reported")
-    duel.add_argument("--b", choices=LEVELS, required=True)
+    duel.add_argument("--a", choices=ARENA_LEVELS, required=True, help="the level whose win rate is reported")
+    duel.add_argument("--b", choices=ARENA_LEVELS, required=True)
     duel.add_argument("--matches", type=int, default=100)
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not change)")

@@ -10,6 +10,10 @@ function of the view and the generator.
 - ``normal``: a greedy player (:func:`engine.bingo_ai.normal`, :func:`engine.fortytwo_ai.normal`).
 - ``hard``: a search over the deals that agree with the view
   (:func:`engine.bingo_ai.hard`, :func:`engine.fortytwo_ai.hard`).
+
+The arena knows one more level, ``reference``: a frozen copy of an earlier
+``hard`` (:mod:`engine.bingo_reference`; in 42 the current hard) that the
+current one is measured against. Players are never offered it.
 """
 
 from __future__ import annotations
@@ -21,16 +25,21 @@ from engine.games import View, game_of
 from engine.rules import find_preset
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""The levels a player may choose."""
+ARENA_LEVELS: tuple[str, ...] = (*LEVELS, "reference")
+"""The levels the arena plays: the player's, and the frozen earlier hard."""
 
 
 def choose(level: str, view: View, rng: random.Random) -> Action:
     """The move of the seat whose view this is (view.legal is non-empty); uses only the view and the rules."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+    if level not in ARENA_LEVELS:
+        raise ValueError(f"unknown level {level!r}; known: {', '.join(ARENA_LEVELS)}")
     if not view.legal:
         raise ValueError("the view's seat has no move to make")
     if level == "easy":
         return rng.choice(view.legal)
     rules = find_preset(view.preset).with_target(view.target)
     game = game_of(view)
-    return game.normal(view, rules) if level == "normal" else game.hard(view, rules, rng)
+    if level == "normal":
+        return game.normal(view, rules)
+    return game.reference(view, rules, rng) if level == "reference" else game.hard(view, rules, rng)

@@ -113,7 +113,7 @@ def arena(
 
 
 def _timing(side: str, seconds: list[float]) -> dict[str, Any]:
-    """Per-move CPU milliseconds of one side: moves, mean, p99, max."""
+    """Per-move CPU milliseconds of one side: moves, mean, median, p99, max."""
     if not seconds:
         return {f"{side}_moves": 0}
     ms = sorted(s * 1000 for s in seconds)
@@ -121,6 +121,7 @@ def _timing(side: str, seconds: list[float]) -> dict[str, Any]:
     return {
         f"{side}_moves": len(ms),
         f"{side}_ms_mean": round(sum(ms) / len(ms), 3),
+        f"{side}_ms_median": round(ms[len(ms) // 2], 3),
         f"{side}_ms_p99": round(p99, 3),
         f"{side}_ms_max": round(ms[-1], 3),
     }

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine import bingo, bingo_ai, fortytwo, fortytwo_ai
+from engine import bingo, bingo_ai, bingo_reference, fortytwo, fortytwo_ai
 from engine.actions import Action
 from engine.bingo import BingoDeal, BingoView
 from engine.deal import Deal, TrickView
@@ -101,6 +101,8 @@ class Game(Generic[V, R]):
     """The computer's ``hard`` level: a search over the deals that agree with the view."""
     describe: Callable[[V, int], list[str]]
     """The game's own lines of a seat's view in ``python -m engine play`` (its hand and moves are shown there)."""
+    reference: Callable[[V, R, random.Random], Action]
+    """The arena's ``reference`` level: a frozen earlier ``hard`` to measure the current one against."""
 
     def rules_of(self, preset: str) -> R:
         """The rule set of the preset called ``preset``; ``ValueError`` if it is another game's."""
@@ -113,8 +115,17 @@ class Game(Generic[V, R]):
 GAMES: dict[str, Game[Any, Any]] = {
     game.name: game
     for game in (
-        Game("bingo", BingoDeal, BingoRules, BingoView, bingo_ai.normal, bingo_ai.hard, bingo.describe),
-        Game("42", FortyTwoDeal, FortyTwoRules, FortyTwoView, fortytwo_ai.normal, fortytwo_ai.hard, fortytwo.describe),
+        Game("bingo", BingoDeal, BingoRules, BingoView, bingo_ai.normal, bingo_ai.hard, bingo.describe, bingo_reference.hard),
+        Game(
+            "42",
+            FortyTwoDeal,
+            FortyTwoRules,
+            FortyTwoView,
+            fortytwo_ai.normal,
+            fortytwo_ai.hard,
+            fortytwo.describe,
+            fortytwo_ai.hard,
+        ),
     )
 }
 """Every game, by its rules' ``game``, in the order menus list them."""

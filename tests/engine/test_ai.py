@@ -25,7 +25,7 @@ from tests.engine.helpers import visible_tiles
 PRESETS = ("bingo", "bingo-classic", "bingo-domino", "42")
 BINGO_PRESETS = PRESETS[:3]
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-POLICY_MODULES = ("ai.py", "bingo_ai.py", "fortytwo_ai.py", "equity.py")
+POLICY_MODULES = ("ai.py", "bingo_ai.py", "bingo_reference.py", "fortytwo_ai.py", "equity.py")
 
 
 def positions(preset: str, seed: int, matches: int = 1) -> Iterator[Deal]:
