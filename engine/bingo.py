@@ -141,6 +141,10 @@ class BingoView:
     """The trump indicator as everyone saw it turned up, wherever it is now (face down after a close, in a hand)."""
     indicator_holder: int | None = None
     """The seat that drew the indicator, for all to see; None while it is in the reserve."""
+    closed_at: int | None = None
+    """Tricks settled when the reserve was closed (0: before the first trick); None while not closed."""
+    closed_points: tuple[int, int] | None = None
+    """Both seats' points (tricks and scored claims) when the reserve was closed, as the table saw them then."""
 
 
 class BingoDeal(Deal):
@@ -149,13 +153,24 @@ class BingoDeal(Deal):
     game = "bingo"
     rules: BingoRules
 
-    __slots__ = ("choosing", "claim", "claims", "closed_after", "closed_by", "indicator_holder", "trump")
+    __slots__ = (
+        "choosing",
+        "claim",
+        "claims",
+        "closed_after",
+        "closed_by",
+        "closed_points",
+        "indicator_holder",
+        "trump",
+    )
 
     trump: int
     closed_by: int
     """The seat that closed, or -1."""
     closed_after: int
     """Tricks settled before the close."""
+    closed_points: tuple[int, int]
+    """Both seats' points when the reserve was closed."""
     choosing: bool
     """``winner_chooses``: the trick winner is to pick one of the last pair."""
     claim: int
@@ -169,6 +184,7 @@ class BingoDeal(Deal):
         self.trump = indicator_suit(self.stock[-1])
         self.closed_by = -1
         self.closed_after = 0
+        self.closed_points = (0, 0)
         self.choosing = False
         self.claim = 0
         self.claims = []
@@ -265,6 +281,7 @@ class BingoDeal(Deal):
         elif kind is Kind.CLOSE:
             self.closed_by = seat
             self.closed_after = self.tricks[0] + self.tricks[1]
+            self.closed_points = (self.points[0], self.points[1])
         else:
             self._take_last_pair(seat, kind is Kind.TAKE_INDICATOR)
 
@@ -373,6 +390,7 @@ class BingoDeal(Deal):
         else:
             points = (self.points[0], None) if seat == 0 else (None, self.points[1])
         face_up = self.closed_by < 0 and self.drawn < len(self.stock)
+        closed = self.closed_by >= 0
         return BingoView(
             preset=self.rules.name,
             seat=seat,
@@ -399,6 +417,8 @@ class BingoDeal(Deal):
             history=self.history_view(),
             indicator_seen=TILES[self.indicator],
             indicator_holder=self.indicator_holder if self.indicator_holder >= 0 else None,
+            closed_at=self.closed_after if closed else None,
+            closed_points=self.closed_points if closed else None,
         )
 
 
@@ -407,6 +427,10 @@ def describe(view: BingoView, seat: int) -> list[str]:
     shown = view.indicator_seen
     where = "face up" if view.indicator is not None else "closed" if view.closed_by is not None else "drawn"
     lines = [f"trumps: {SUIT_NAMES[view.trump]} (indicator {shown}, {where}); reserve {view.reserve}"]
+    if view.closed_by is not None and view.closed_points is not None:
+        who = "you" if view.closed_by == seat else "computer"
+        at = view.closed_points
+        lines.append(f"closed by {who} after {view.closed_at} tricks, at {at[seat]} : {at[1 - seat]} points")
     lines.append(f"your points {view.points[seat]}, tricks {view.tricks[seat]} : {view.tricks[1 - seat]}")
     for claim in view.claims:
         who = "you" if claim.seat == seat else "computer"

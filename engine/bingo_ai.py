@@ -161,7 +161,7 @@ class Knowledge:
             if c.scored:
                 claim_points[c.seat] += rules.claim_value(mask.bit_count(), bool(mask & BIT[BINGO]))[0]
         closed_by = -1 if view.closed_by is None else view.closed_by
-        closed_after = (2 * OPEN_TRICKS - view.reserve) // 2 if closed_by >= 0 else OPEN_TRICKS
+        closed_after = OPEN_TRICKS if view.closed_at is None else view.closed_at
         lacking = 0
         pts = POINTS[trump]
         for i, trick in enumerate(view.history):
