@@ -12,12 +12,14 @@ masks), and keeps the move with the best average match equity.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from math import comb
 
 from engine.actions import CLAIM, CLOSE, PLAY, TAKE_HIDDEN, TAKE_INDICATOR, Action, Kind
 from engine.bingo import BEATS, BINGO, LOWER, POINTS, STRENGTH, SUIT, TRUMPS, BingoView
+from engine.bingo_search import Endgame
 from engine.equity import BINGO_DEAL_POINTS, equity
 from engine.rules import BingoRules, ClosePenalty, LastPair
 from engine.tiles import BIT, DOUBLES, FULL_SET, SUIT_MASK, TILE_COUNT, indices, mask_of, tile_index
@@ -31,10 +33,16 @@ DISCARD: tuple[tuple[int, ...], ...] = tuple(
 )
 """``DISCARD[trump][tile]``: the cost of giving a tile away; the least is thrown first (points, then strength)."""
 
-SEARCH_ROLLOUTS = 160
-"""Playouts a move of the search spends, shared among its candidates."""
+SEARCH_ROLLOUTS = int(os.environ.get("BINGO_ROLLOUTS", "160"))
+"""Playouts a move of the search spends in the open phase, shared among its candidates."""
 SEARCH_WORLDS = 10
 """Fewest sampled deals each candidate is played out in."""
+STRICT_WORLDS = 16
+"""Sampled opponent's hands each candidate is solved exactly in, after a close."""
+EXACT_RESERVE = int(os.environ.get("BINGO_EXACT_RESERVE", "6"))
+"""In the open phase the playouts end in the exact search only from this reserve down; greedy to the end before."""
+EXACT_CLOSE = os.environ.get("BINGO_EXACT_CLOSE", "1") == "1"
+EXACT_ROLLOUTS = int(os.environ.get("BINGO_EXACT_ROLLOUTS", "80"))
 POINTS_WEIGHT = 0.0002
 """Match equity of one point of difference in the deal, to tell apart moves that give the same game points."""
 
@@ -424,33 +432,84 @@ class Table:
 
     # -- the playout policy --------------------------------------------------
 
+    def settle_value(self, me: int, solvers: dict[int, Endgame]) -> float:
+        """Play greedily until nobody draws any more, solve the rest exactly; the match equity for ``me``.
+
+        ``solvers`` keeps one :class:`Endgame` per closer of this sampled deal, its table shared by the
+        candidates tried in it.
+        """
+        while not self.over and not self.strict and not (self.choosing and self.pos + 2 == len(self.reserve)):
+            self.rollout_step()
+        if self.over:
+            return self.value(me)
+        solver = solvers.get(self.closed_by)
+        if solver is None:
+            solver = Endgame(self.rules, self.trump, self.target, me, self.closed_by, self.closed_after)
+            solvers[self.closed_by] = solver
+        hands = (self.hands[0], self.hands[1])
+        if self.choosing:
+            return self._solve_choice(me, solver)
+        state = (
+            self.points[0],
+            self.points[1],
+            self.tricks[0] > 0,
+            self.tricks[1] > 0,
+            self.score[0],
+            self.score[1],
+        )
+        if self.lead < 0:
+            return solver.solve(hands, self.turn, state)
+        return solver.answer(hands, 1 - self.turn, self.lead, self.claim, state, -1.0, 2.0)
+
+    def _solve_choice(self, me: int, solver: Endgame) -> float:
+        """The last pair's choice made by the exact search: the better of taking either tile, for the chooser."""
+        seat = self.turn
+        hidden, face_up = self.reserve[-2], self.reserve[-1]
+        state = (
+            self.points[0],
+            self.points[1],
+            self.tricks[0] > 0,
+            self.tricks[1] > 0,
+            self.score[0],
+            self.score[1],
+        )
+        values = []
+        for mine, theirs in ((face_up, hidden), (hidden, face_up)):
+            hands = [self.hands[0], self.hands[1]]
+            hands[seat] |= BIT[mine]
+            hands[1 - seat] |= BIT[theirs]
+            values.append(solver.solve((hands[0], hands[1]), seat, state))
+        return max(values) if seat == me else min(values)
+
     def rollout(self) -> None:
         """Play the deal out, both seats greedy and seeing both hands (it is one sampled deal)."""
+        while not self.over:
+            self.rollout_step()
+
+    def rollout_step(self) -> None:
+        """One greedy action of the seat to act."""
         trump = self.trump
         beats = BEATS[trump]
         pts = POINTS[trump]
         discard = DISCARD[trump]
-        strength = STRENGTH[trump]
-        costly = TRUMP_OR_DOUBLE[trump]
         hands = self.hands
-        while not self.over:
-            seat = self.turn
-            if self.choosing:
-                hidden, face_up = self.reserve[-2], self.reserve[-1]
-                self._take(seat, discard[face_up] >= discard[hidden])
-                continue
-            if self.lead < 0:
-                self._rollout_lead(seat, hands[seat], hands[1 - seat], beats, pts, discard)
-                continue
-            allowed = self.allowed()
-            lead = self.lead
-            winners = allowed & beats[lead]
-            if winners:
-                w = _least(winners, strength)
-                if self.claim or pts[lead] + pts[w] or not BIT[w] & costly:
-                    self._reply(seat, w)
-                    continue
-            self._reply(seat, _least(allowed, discard))
+        seat = self.turn
+        if self.choosing:
+            hidden, face_up = self.reserve[-2], self.reserve[-1]
+            self._take(seat, discard[face_up] >= discard[hidden])
+            return
+        if self.lead < 0:
+            self._rollout_lead(seat, hands[seat], hands[1 - seat], beats, pts, discard)
+            return
+        allowed = self.allowed()
+        lead = self.lead
+        winners = allowed & beats[lead]
+        if winners:
+            w = _least(winners, STRENGTH[trump])
+            if self.claim or pts[lead] + pts[w] or not BIT[w] & TRUMP_OR_DOUBLE[trump]:
+                self._reply(seat, w)
+                return
+        self._reply(seat, _least(allowed, discard))
 
     def _rollout_lead(
         self,
@@ -571,7 +630,7 @@ def candidates(legal: tuple[Action, ...]) -> list[Action]:
 
 
 def hard(view: BingoView, rules: BingoRules, rng: random.Random) -> Action:
-    """Play every candidate out in sampled deals that agree with the view; keep the best on average."""
+    """The candidate with the best value of :func:`evaluate`."""
     moves = candidates(view.legal)
     if len(moves) == 1:
         return moves[0]
@@ -581,18 +640,38 @@ def hard(view: BingoView, rules: BingoRules, rng: random.Random) -> Action:
 
 def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tuple[Action, float]]:
     """Each candidate move (see :func:`candidates`) with the hard level's estimate of the seat's chance to win
-    the match after it (a point of the deal's difference a hair's weight), from the view alone: every candidate
-    is played out in the same sampled deals that agree with the view."""
+    the match after it, from the view alone.
+
+    Every candidate is tried in the same sampled deals that agree with the view (:meth:`Knowledge.sample`; one
+    deal when the seat has seen every other tile). In each, the deal is played on to the point where nobody
+    draws any more by a greedy playout (:meth:`Table.rollout_open`) and from there solved exactly
+    (:class:`engine.bingo_search.Endgame`): the value is the match equity of the outcome.
+    """
     moves = candidates(view.legal)
     k = Knowledge.of(view, rules)
-    worlds = max(SEARCH_WORLDS, SEARCH_ROLLOUTS // len(moves))
+    worlds = _worlds(k, view, len(moves))
     totals = [0.0] * len(moves)
-    me = k.me
+    exact = k.strict or view.reserve <= EXACT_RESERVE
     for _ in range(worlds):
         opp_hand, reserve = k.sample(rng)
+        solvers: dict[int, Endgame] = {}
         for i, move in enumerate(moves):
             table = Table.of(k, view, rules, opp_hand, reserve)
             table.play(move)
-            table.rollout()
-            totals[i] += table.value(me)
+            if exact or (EXACT_CLOSE and move.kind is Kind.CLOSE):
+                totals[i] += table.settle_value(k.me, solvers)
+            else:
+                table.rollout()
+                totals[i] += table.value(k.me)
     return [(move, total / worlds) for move, total in zip(moves, totals, strict=True)]
+
+
+def _worlds(k: Knowledge, view: BingoView, moves: int) -> int:
+    """How many sampled deals the search spends: one when nothing is hidden, fewer the more candidates."""
+    if k.opp_unknown == 0 and (k.strict or view.choosing and k.unseen.bit_count() <= 1):
+        return 1
+    if k.strict or view.choosing:
+        return STRICT_WORLDS
+    if view.reserve <= EXACT_RESERVE:
+        return max(SEARCH_WORLDS, EXACT_ROLLOUTS // moves)
+    return max(SEARCH_WORLDS, SEARCH_ROLLOUTS // moves)

@@ -1,0 +1,230 @@
+"""An exact search of the rest of a Bingo deal once nobody draws any more (the reserve empty or closed).
+
+From then on the follow rules hold and no tile comes into play, so when both
+hands are known (the reserve is empty: the seat has seen every other tile) the
+rest of the deal is a game of perfect information. :class:`Endgame` plays it
+out by minimax with alpha-beta pruning and a transposition table on masks: a
+position is the two hands, who leads, both seats' points and whether each has
+taken a trick, and the score; its value is the match equity
+(:func:`engine.equity.equity`) of the score the deal leaves, for one seat. A
+claim is always made when a double is led from two or more (it can only gain).
+
+After a close the opponent's hand is unknown: the hard level solves each of a
+number of sampled hands exactly and averages (see :mod:`engine.bingo_ai`).
+"""
+
+from __future__ import annotations
+
+from engine.bingo import BEATS, BINGO, LOWER, POINTS, SUIT, TRUMPS
+from engine.equity import BINGO_DEAL_POINTS, equity
+from engine.rules import BingoRules, ClosePenalty
+from engine.tiles import BIT, DOUBLES, SUIT_MASK, tile_index
+
+EXACT, AT_LEAST, AT_MOST = 0, 1, 2
+"""What a stored value is: the exact value, or a bound found by a cut-off."""
+
+
+class Endgame:
+    """The exact value of a Bingo deal in its strict phase, both hands known, for seat ``me``."""
+
+    __slots__ = (
+        "bonus",
+        "closed_after",
+        "closed_by",
+        "lead_order",
+        "me",
+        "memo",
+        "nodes",
+        "pts",
+        "rules",
+        "target",
+        "trump",
+        "trump_double",
+    )
+
+    def __init__(self, rules: BingoRules, trump: int, target: int, me: int, closed_by: int, closed_after: int) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.target = target
+        self.me = me
+        self.closed_by = closed_by
+        self.closed_after = closed_after
+        self.pts = POINTS[trump]
+        self.trump_double = tile_index(trump, trump)
+        self.bonus = rules.bingo_bonus if trump != 0 else 0
+        pts = self.pts
+        beats = BEATS[trump]
+        self.lead_order = sorted(range(28), key=lambda t: (-pts[t], beats[t].bit_count()))
+        """Leads tried first: the richest, then the hardest to beat."""
+        self.memo: dict[tuple[int, ...], tuple[float, int]] = {}
+        self.nodes = 0
+
+    # -- values --------------------------------------------------------------
+
+    def equity_of(self, s0: int, s1: int) -> float:
+        """The match equity of a score for ``me``."""
+        s = (s0, s1)
+        return equity(self.target - s[self.me], self.target - s[1 - self.me], BINGO_DEAL_POINTS)
+
+    def finish(self, reached: int, p: tuple[int, int], t0: bool, t1: bool, s0: int, s1: int) -> float:
+        """The value once the deal ends: ``reached`` got to the goal (-1: the hands ran out); RULES.md 1.4."""
+        score = [s0, s1]
+        took = (t0, t1)
+        closer = self.closed_by
+        rules = self.rules
+        if closer < 0 or closer == reached:
+            if reached >= 0:
+                other = 1 - reached
+                score[reached] += 3 if not took[other] else 2 if p[other] < rules.schneider else 1
+        else:
+            other = 1 - closer
+            if rules.close_penalty is ClosePenalty.CLOSED_BEFORE_FIRST_TRICK:
+                penalty = self.closed_after == 0
+            else:
+                penalty = not took[closer]
+            score[other] += 3 if penalty else 2
+            if reached == other and score[other] < self.target:
+                score[other] += 1
+        return self.equity_of(score[0], score[1])
+
+    # -- the search ----------------------------------------------------------
+
+    def allowed(self, hand: int, lead: int) -> int:
+        """The tiles of ``hand`` that may answer ``lead`` (RULES.md 1.3.7)."""
+        trumps = TRUMPS[self.trump]
+        if BIT[lead] & trumps:
+            return hand & trumps or hand
+        rules = self.rules
+        m = hand & SUIT_MASK[SUIT[lead]] & ~trumps
+        if m:
+            if rules.must_beat:
+                return m & BEATS[self.trump][lead] or m
+            return m
+        if rules.follow_lower_half:
+            m = hand & SUIT_MASK[LOWER[lead]] & ~trumps
+            if m:
+                return m
+        if rules.must_trump_when_void:
+            m = hand & trumps
+            if m:
+                return m
+        return hand
+
+    def settle(
+        self,
+        hands: tuple[int, int],
+        leader: int,
+        lead: int,
+        claim: int,
+        reply: int,
+        state: tuple[int, int, bool, bool, int, int],
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """The value after ``reply`` answers ``lead`` (both already out of the hands ``hands``)."""
+        p0, p1, t0, t1, s0, s1 = state
+        winner = 1 - leader if BEATS[self.trump][lead] & BIT[reply] else leader
+        pts = self.pts
+        gain = pts[lead] + pts[reply]
+        rules = self.rules
+        game_points = 0
+        if claim and winner == leader:
+            cp, game_points = rules.claim_value(claim.bit_count(), bool(claim & BIT[BINGO]))
+            gain += cp
+        if self.bonus and BIT[lead] | BIT[reply] == BIT[BINGO] | BIT[self.trump_double]:
+            game_points += self.bonus
+        if winner == 0:
+            p0 += gain
+            t0 = True
+            s0 += game_points
+        else:
+            p1 += gain
+            t1 = True
+            s1 += game_points
+        if s0 >= self.target or s1 >= self.target:
+            return self.equity_of(s0, s1)
+        if (p0 if winner == 0 else p1) >= rules.goal:
+            return self.finish(winner, (p0, p1), t0, t1, s0, s1)
+        if not hands[0] and not hands[1]:
+            return self.finish(-1, (p0, p1), t0, t1, s0, s1)
+        return self.value(hands, winner, (p0, p1, t0, t1, s0, s1), alpha, beta)
+
+    def value(
+        self, hands: tuple[int, int], leader: int, state: tuple[int, int, bool, bool, int, int], alpha: float, beta: float
+    ) -> float:
+        """The value of a position at the start of a trick, ``leader`` to lead, within the window (alpha, beta)."""
+        key = (hands[0], hands[1], leader, *state)
+        stored = self.memo.get(key)
+        if stored is not None:
+            v, flag = stored
+            if flag == EXACT or (flag == AT_LEAST and v >= beta) or (flag == AT_MOST and v <= alpha):
+                return v
+        self.nodes += 1
+        maximize = leader == self.me
+        start_alpha, start_beta = alpha, beta
+        best = -1.0 if maximize else 2.0
+        hand = hands[leader]
+        doubles = hand & DOUBLES
+        claim_all = doubles if doubles & (doubles - 1) else 0
+        for lead in self.lead_order:
+            if not BIT[lead] & hand:
+                continue
+            claim = claim_all if BIT[lead] & claim_all else 0
+            v = self.answer(hands, leader, lead, claim, state, alpha, beta)
+            if maximize:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        flag = AT_MOST if best <= start_alpha else AT_LEAST if best >= start_beta else EXACT
+        self.memo[key] = (best, flag)
+        return best
+
+    def answer(
+        self,
+        hands: tuple[int, int],
+        leader: int,
+        lead: int,
+        claim: int,
+        state: tuple[int, int, bool, bool, int, int],
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """The value of ``leader`` leading ``lead`` (still in its hand), the other seat answering at its best."""
+        replier = 1 - leader
+        after = [hands[0], hands[1]]
+        after[leader] &= ~BIT[lead]
+        allowed = self.allowed(after[replier], lead)
+        maximize = replier == self.me
+        best = -1.0 if maximize else 2.0
+        beats = BEATS[self.trump][lead]
+        # winning replies first, cheapest first is a fair guess at the best order
+        m = (allowed & beats) or allowed
+        rest = allowed & ~m
+        for part in (m, rest):
+            while part:
+                low = part & -part
+                part ^= low
+                reply = low.bit_length() - 1
+                h = after.copy()
+                h[replier] &= ~low
+                v = self.settle((h[0], h[1]), leader, lead, claim, reply, state, alpha, beta)
+                if maximize:
+                    if v > best:
+                        best = v
+                        alpha = max(alpha, v)
+                elif v < best:
+                    best = v
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    return best
+        return best
+
+    def solve(self, hands: tuple[int, int], leader: int, state: tuple[int, int, bool, bool, int, int]) -> float:
+        """The exact value of a position at the start of a trick."""
+        return self.value(hands, leader, state, -1.0, 2.0)
+
