@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
-from math import comb
+from math import comb, exp
 
 from engine.actions import CLAIM, CLOSE, PLAY, TAKE_HIDDEN, TAKE_INDICATOR, Action, Kind
 from engine.bingo import BEATS, BINGO, LOWER, POINTS, STRENGTH, SUIT, TRUMPS, BingoView
@@ -39,6 +39,10 @@ SEARCH_WORLDS = 10
 """Fewest sampled deals each candidate is played out in."""
 STRICT_WORLDS = 16
 """Sampled opponent's hands each candidate is solved exactly in, after a close."""
+CLOSER_SCALE = float(os.environ.get("BINGO_CLOSER_SCALE", "29"))
+"""How much a closer's hand is presumed strong: a world's weight grows e-fold with this much more strength."""
+CLOSER_POOL = 3
+"""Uniform samples drawn for each world kept, after the opponent closed."""
 EXACT_RESERVE = int(os.environ.get("BINGO_EXACT_RESERVE", "6"))
 """In the open phase the playouts end in the exact search only from this reserve down; greedy to the end before."""
 EXACT_CLOSE = os.environ.get("BINGO_EXACT_CLOSE", "1") == "1"
@@ -134,6 +138,8 @@ class Knowledge:
     tricks: tuple[int, int]
     claim: int
     """Doubles the opponent claimed on the trick in progress (0 when none)."""
+    closer_played: int = 0
+    """Tiles the opponent played since it closed (its hand at the close is these and its hand now)."""
 
     @property
     def opp(self) -> int:
@@ -171,16 +177,21 @@ class Knowledge:
         closed_by = -1 if view.closed_by is None else view.closed_by
         closed_after = OPEN_TRICKS if view.closed_at is None else view.closed_at
         lacking = 0
+        closer_played = 0
         pts = POINTS[trump]
         for i, trick in enumerate(view.history):
             lead, reply = trick.lead.index, trick.reply.index
             played |= BIT[lead] | BIT[reply]
+            if closed_by == opp and i >= closed_after:
+                closer_played |= BIT[lead] if trick.leader == opp else BIT[reply]
             points[trick.winner] += pts[lead] + pts[reply]
             if trick.leader == me and i >= closed_after:
                 lacking |= lacked(lead, reply, trump, rules)
         lead = -1 if view.lead is None else view.lead.index
         if lead >= 0:
             played |= BIT[lead]
+            if closed_by == opp:
+                closer_played |= BIT[lead]
         shown = view.indicator_seen or view.indicator
         indicator = -1 if shown is None else shown.index
         opp_known = claimed_by_opp & ~played
@@ -205,6 +216,7 @@ class Knowledge:
             points=(points[0] + claim_points[0], points[1] + claim_points[1]),
             tricks=view.tricks,
             claim=claim,
+            closer_played=closer_played,
         )
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
@@ -652,8 +664,7 @@ def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tup
     worlds = _worlds(k, view, len(moves))
     totals = [0.0] * len(moves)
     exact = k.strict or view.reserve <= EXACT_RESERVE
-    for _ in range(worlds):
-        opp_hand, reserve = k.sample(rng)
+    for opp_hand, reserve in _deals(k, worlds, rng):
         solvers: dict[int, Endgame] = {}
         for i, move in enumerate(moves):
             table = Table.of(k, view, rules, opp_hand, reserve)
@@ -664,6 +675,23 @@ def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tup
                 table.rollout()
                 totals[i] += table.value(k.me)
     return [(move, total / worlds) for move, total in zip(moves, totals, strict=True)]
+
+
+def _deals(k: Knowledge, worlds: int, rng: random.Random) -> list[tuple[int, tuple[int, ...]]]:
+    """``worlds`` sampled deals of the unseen tiles. After the opponent closed, drawn in proportion to how
+    strong a hand each gives it at the close (a closer holds a strong hand): from more uniform samples, each
+    weighed by ``exp(strength / CLOSER_SCALE)`` (:func:`_closing_strength`)."""
+    if k.closed_by != k.opp or k.opp_unknown == 0 or CLOSER_SCALE <= 0:
+        return [k.sample(rng) for _ in range(worlds)]
+    pool = [k.sample(rng) for _ in range(worlds * CLOSER_POOL)]
+    weights = [exp(_closing_strength(k, hand | k.closer_played) / CLOSER_SCALE) for hand, _ in pool]
+    return rng.choices(pool, weights, k=worlds)
+
+
+def _closing_strength(k: Knowledge, hand: int) -> int:
+    """What the closer's hand at the close was worth: its points and eight a trump."""
+    pts = POINTS[k.trump]
+    return sum(pts[t] for t in indices(hand)) + 8 * (hand & TRUMPS[k.trump]).bit_count()
 
 
 def _worlds(k: Knowledge, view: BingoView, moves: int) -> int:

@@ -36,6 +36,7 @@ class Endgame:
         "memo",
         "nodes",
         "pts",
+        "reply_order",
         "rules",
         "target",
         "trump",
@@ -56,7 +57,9 @@ class Endgame:
         beats = BEATS[trump]
         self.lead_order = sorted(range(28), key=lambda t: (-pts[t], beats[t].bit_count()))
         """Leads tried first: the richest, then the hardest to beat."""
-        self.memo: dict[tuple[int, ...], tuple[float, int]] = {}
+        self.reply_order = sorted(range(28), key=lambda t: (-pts[t], -beats[t].bit_count()))
+        """Replies tried first: the richest, then the weakest (a cheap win or a cheap loss)."""
+        self.memo: dict[tuple[int, ...], tuple[float, int, int]] = {}
         self.nodes = 0
 
     # -- values --------------------------------------------------------------
@@ -110,78 +113,46 @@ class Endgame:
                 return m
         return hand
 
-    def settle(
-        self,
-        hands: tuple[int, int],
-        leader: int,
-        lead: int,
-        claim: int,
-        reply: int,
-        state: tuple[int, int, bool, bool, int, int],
-        alpha: float,
-        beta: float,
-    ) -> float:
-        """The value after ``reply`` answers ``lead`` (both already out of the hands ``hands``)."""
-        p0, p1, t0, t1, s0, s1 = state
-        winner = 1 - leader if BEATS[self.trump][lead] & BIT[reply] else leader
-        pts = self.pts
-        gain = pts[lead] + pts[reply]
-        rules = self.rules
-        game_points = 0
-        if claim and winner == leader:
-            cp, game_points = rules.claim_value(claim.bit_count(), bool(claim & BIT[BINGO]))
-            gain += cp
-        if self.bonus and BIT[lead] | BIT[reply] == BIT[BINGO] | BIT[self.trump_double]:
-            game_points += self.bonus
-        if winner == 0:
-            p0 += gain
-            t0 = True
-            s0 += game_points
-        else:
-            p1 += gain
-            t1 = True
-            s1 += game_points
-        if s0 >= self.target or s1 >= self.target:
-            return self.equity_of(s0, s1)
-        if (p0 if winner == 0 else p1) >= rules.goal:
-            return self.finish(winner, (p0, p1), t0, t1, s0, s1)
-        if not hands[0] and not hands[1]:
-            return self.finish(-1, (p0, p1), t0, t1, s0, s1)
-        return self.value(hands, winner, (p0, p1, t0, t1, s0, s1), alpha, beta)
-
     def value(
         self, hands: tuple[int, int], leader: int, state: tuple[int, int, bool, bool, int, int], alpha: float, beta: float
     ) -> float:
         """The value of a position at the start of a trick, ``leader`` to lead, within the window (alpha, beta)."""
         key = (hands[0], hands[1], leader, *state)
         stored = self.memo.get(key)
+        first = -1
         if stored is not None:
-            v, flag = stored
+            v, flag, first = stored
             if flag == EXACT or (flag == AT_LEAST and v >= beta) or (flag == AT_MOST and v <= alpha):
                 return v
         self.nodes += 1
         maximize = leader == self.me
         start_alpha, start_beta = alpha, beta
         best = -1.0 if maximize else 2.0
+        best_lead = -1
         hand = hands[leader]
         doubles = hand & DOUBLES
         claim_all = doubles if doubles & (doubles - 1) else 0
-        for lead in self.lead_order:
-            if not BIT[lead] & hand:
+        order = self.lead_order if first < 0 else (first, *self.lead_order)
+        tried = 0
+        for lead in order:
+            bit = BIT[lead]
+            if not bit & hand or bit & tried:
                 continue
-            claim = claim_all if BIT[lead] & claim_all else 0
-            v = self.answer(hands, leader, lead, claim, state, alpha, beta)
+            tried |= bit
+            v = self.answer(hands, leader, lead, claim_all if bit & claim_all else 0, state, alpha, beta)
             if maximize:
                 if v > best:
-                    best = v
-                    alpha = max(alpha, v)
+                    best, best_lead = v, lead
+                    if v > alpha:
+                        alpha = v
             elif v < best:
-                best = v
-                beta = min(beta, v)
+                best, best_lead = v, lead
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         flag = AT_MOST if best <= start_alpha else AT_LEAST if best >= start_beta else EXACT
-        self.memo[key] = (best, flag)
+        self.memo[key] = (best, flag, best_lead)
         return best
 
     def answer(
@@ -194,34 +165,61 @@ class Endgame:
         alpha: float,
         beta: float,
     ) -> float:
-        """The value of ``leader`` leading ``lead`` (still in its hand), the other seat answering at its best."""
+        """The value of ``leader`` leading ``lead`` (out of its hand or not yet), the other seat at its best."""
         replier = 1 - leader
-        after = [hands[0], hands[1]]
-        after[leader] &= ~BIT[lead]
-        allowed = self.allowed(after[replier], lead)
+        lead_bit = BIT[lead]
+        h_leader = hands[leader] & ~lead_bit
+        h_replier = hands[replier]
+        allowed = self.allowed(h_replier, lead)
         maximize = replier == self.me
         best = -1.0 if maximize else 2.0
         beats = BEATS[self.trump][lead]
-        # winning replies first, cheapest first is a fair guess at the best order
-        m = (allowed & beats) or allowed
-        rest = allowed & ~m
-        for part in (m, rest):
-            while part:
-                low = part & -part
-                part ^= low
-                reply = low.bit_length() - 1
-                h = after.copy()
-                h[replier] &= ~low
-                v = self.settle((h[0], h[1]), leader, lead, claim, reply, state, alpha, beta)
-                if maximize:
-                    if v > best:
-                        best = v
-                        alpha = max(alpha, v)
-                elif v < best:
+        pts = self.pts
+        p0, p1, t0, t1, s0, s1 = state
+        goal = self.rules.goal
+        target = self.target
+        lead_points = pts[lead]
+        claim_points, claim_game = (self.rules.claim_value(claim.bit_count(), bool(claim & BIT[BINGO])) if claim else (0, 0))
+        bonus_pair = BIT[BINGO] | BIT[self.trump_double] if self.bonus else -1
+        for reply in self.reply_order:
+            bit = BIT[reply]
+            if not bit & allowed:
+                continue
+            h_r = h_replier & ~bit
+            winner = replier if beats & bit else leader
+            gain = lead_points + pts[reply]
+            gp = 0
+            if winner == leader:
+                gain += claim_points
+                gp = claim_game
+            if lead_bit | bit == bonus_pair:
+                gp += self.bonus
+            if winner == 0:
+                q0, q1, u0, u1, r0, r1 = p0 + gain, p1, True, t1, s0 + gp, s1
+                reached = q0 >= goal
+            else:
+                q0, q1, u0, u1, r0, r1 = p0, p1 + gain, t0, True, s0, s1 + gp
+                reached = q1 >= goal
+            if r0 >= target or r1 >= target:
+                v = self.equity_of(r0, r1)
+            elif reached:
+                v = self.finish(winner, (q0, q1), u0, u1, r0, r1)
+            elif not h_leader and not h_r:
+                v = self.finish(-1, (q0, q1), u0, u1, r0, r1)
+            else:
+                nh = (h_leader, h_r) if leader == 0 else (h_r, h_leader)
+                v = self.value(nh, winner, (q0, q1, u0, u1, r0, r1), alpha, beta)
+            if maximize:
+                if v > best:
                     best = v
-                    beta = min(beta, v)
-                if alpha >= beta:
-                    return best
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                return best
         return best
 
     def solve(self, hands: tuple[int, int], leader: int, state: tuple[int, int, bool, bool, int, int]) -> float:
