@@ -41,6 +41,11 @@ STRICT_WORLDS = 16
 """Sampled opponent's hands each candidate is solved exactly in, after a close."""
 CLOSER_SCALE = float(os.environ.get("BINGO_CLOSER_SCALE", "29"))
 """How much a closer's hand is presumed strong: a world's weight grows e-fold with this much more strength."""
+PRACTICAL = float(os.environ.get("BINGO_PRACTICAL", "0.02"))
+"""Weight of a greedy playout's value next to the exact one: among moves of the same exact value, the one that
+leaves a fallible opponent more room to go wrong (or the seat less) is preferred."""
+ROLLOUT_CLOSES = os.environ.get("BINGO_ROLLOUT_CLOSES", "1") == "1"
+"""Whether the playouts close (:meth:`Table._would_close`)."""
 CLOSER_POOL = 3
 """Uniform samples drawn for each world kept, after the opponent closed."""
 EXACT_RESERVE = int(os.environ.get("BINGO_EXACT_RESERVE", "6"))
@@ -470,8 +475,13 @@ class Table:
             self.score[1],
         )
         if self.lead < 0:
-            return solver.solve(hands, self.turn, state)
-        return solver.answer(hands, 1 - self.turn, self.lead, self.claim, state, -1.0, 2.0)
+            exact = solver.solve(hands, self.turn, state)
+        else:
+            exact = solver.answer(hands, 1 - self.turn, self.lead, self.claim, state, -1.0, 2.0)
+        if PRACTICAL <= 0:
+            return exact
+        self.rollout()
+        return (exact + PRACTICAL * self.value(me)) / (1 + PRACTICAL)
 
     def _solve_choice(self, me: int, solver: Endgame) -> float:
         """The last pair's choice made by the exact search: the better of taking either tile, for the chooser."""
@@ -511,6 +521,10 @@ class Table:
             self._take(seat, discard[face_up] >= discard[hidden])
             return
         if self.lead < 0:
+            if ROLLOUT_CLOSES and self.closed_by < 0 and self.pos < len(self.reserve) and self._would_close(seat):
+                self.closed_by = seat
+                self.closed_after = self.tricks[0] + self.tricks[1]
+                return
             self._rollout_lead(seat, hands[seat], hands[1 - seat], beats, pts, discard)
             return
         allowed = self.allowed()
@@ -522,6 +536,28 @@ class Table:
                 self._reply(seat, w)
                 return
         self._reply(seat, _least(allowed, discard))
+
+    def _would_close(self, seat: int) -> bool:
+        """The playout's close: the seat's points and those of its tiles nothing outside its hand beats reach
+        the goal (five more for each such tile), and it is not behind."""
+        mine = self.points[seat]
+        if mine < self.points[1 - seat]:
+            return False
+        trump = self.trump
+        beats = BEATS[trump]
+        pts = POINTS[trump]
+        hand = self.hands[seat]
+        others = self.hands[1 - seat]
+        for t in self.reserve[self.pos :]:
+            others |= BIT[t]
+        m = hand
+        while m:
+            low = m & -m
+            t = low.bit_length() - 1
+            m ^= low
+            if pts[t] and not beats[t] & others:
+                mine += pts[t] + 5
+        return mine >= self.rules.goal
 
     def _rollout_lead(
         self,
@@ -696,7 +732,7 @@ def _closing_strength(k: Knowledge, hand: int) -> int:
 
 def _worlds(k: Knowledge, view: BingoView, moves: int) -> int:
     """How many sampled deals the search spends: one when nothing is hidden, fewer the more candidates."""
-    if k.opp_unknown == 0 and (k.strict or view.choosing and k.unseen.bit_count() <= 1):
+    if k.opp_unknown == 0 and (k.strict or (view.choosing and k.unseen.bit_count() <= 1)):
         return 1
     if k.strict or view.choosing:
         return STRICT_WORLDS

@@ -10,10 +10,11 @@ The description of the old level follows.
 Everything here starts from a :class:`BingoView` and the rules. :class:`Knowledge`
 works out where the tiles may be from what the seat has seen (its hand, every
 trick of the deal, the claims shown, the indicator and who drew it, the suits
-the opponent showed it lacked when it had to follow). The search deals the unseen tiles at random in agreement with it, plays
-each candidate move out to the end of the deal in every such world with a
-fast greedy policy (:class:`Table`, a bare re-statement of the rules on
-masks), and keeps the move with the best average match equity.
+the opponent showed it lacked when it had to follow). The search deals the
+unseen tiles at random in agreement with it, plays each candidate move out to
+the end of the deal in every such world with a fast greedy policy
+(:class:`Table`, a bare re-statement of the rules on masks), and keeps the
+move with the best average match equity.
 """
 
 from __future__ import annotations

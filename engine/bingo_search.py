@@ -114,7 +114,12 @@ class Endgame:
         return hand
 
     def value(
-        self, hands: tuple[int, int], leader: int, state: tuple[int, int, bool, bool, int, int], alpha: float, beta: float
+        self,
+        hands: tuple[int, int],
+        leader: int,
+        state: tuple[int, int, bool, bool, int, int],
+        alpha: float,
+        beta: float,
     ) -> float:
         """The value of a position at the start of a trick, ``leader`` to lead, within the window (alpha, beta)."""
         key = (hands[0], hands[1], leader, *state)
@@ -179,7 +184,9 @@ class Endgame:
         goal = self.rules.goal
         target = self.target
         lead_points = pts[lead]
-        claim_points, claim_game = (self.rules.claim_value(claim.bit_count(), bool(claim & BIT[BINGO])) if claim else (0, 0))
+        claim_points, claim_game = (
+            self.rules.claim_value(claim.bit_count(), bool(claim & BIT[BINGO])) if claim else (0, 0)
+        )
         bonus_pair = BIT[BINGO] | BIT[self.trump_double] if self.bonus else -1
         for reply in self.reply_order:
             bit = BIT[reply]
@@ -225,4 +232,3 @@ class Endgame:
     def solve(self, hands: tuple[int, int], leader: int, state: tuple[int, int, bool, bool, int, int]) -> float:
         """The exact value of a position at the start of a trick."""
         return self.value(hands, leader, state, -1.0, 2.0)
-

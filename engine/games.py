@@ -115,7 +115,16 @@ class Game(Generic[V, R]):
 GAMES: dict[str, Game[Any, Any]] = {
     game.name: game
     for game in (
-        Game("bingo", BingoDeal, BingoRules, BingoView, bingo_ai.normal, bingo_ai.hard, bingo.describe, bingo_reference.hard),
+        Game(
+            "bingo",
+            BingoDeal,
+            BingoRules,
+            BingoView,
+            bingo_ai.normal,
+            bingo_ai.hard,
+            bingo.describe,
+            bingo_reference.hard,
+        ),
         Game(
             "42",
             FortyTwoDeal,

@@ -24,8 +24,10 @@ def minimax(deal: BingoDeal, me: int) -> float:
         return equity(need_me, need_opp, BINGO_DEAL_POINTS)
     values = []
     for action in deal.legal_actions():
-        if action.kind is Kind.PLAY and deal.lead < 0 and any(
-            a.kind is Kind.CLAIM and a.value == action.value for a in deal.legal_actions()
+        if (
+            action.kind is Kind.PLAY
+            and deal.lead < 0
+            and any(a.kind is Kind.CLAIM and a.value == action.value for a in deal.legal_actions())
         ):
             continue  # a claim never does worse than leading the same double unclaimed
         after = deal.copy()

@@ -78,3 +78,40 @@ class TestHistory:
         assert len(view.history) == 14
         assert sum(view.draw_tricks) == 7 and sum(view.tricks) == 7
         assert [t.winner for t in view.history[7:]].count(0) == view.tricks[0]
+
+
+class TestClose:
+    """Every seat's view, and the table's, carry what the table saw of a close: who, after which trick, the points."""
+
+    @pytest.mark.parametrize("preset", PRESETS[:3])
+    def test_close_as_the_table_saw_it(self, preset: str) -> None:
+        rng = random.Random(3)
+        closes = 0
+        for seed in range(30):
+            deal = Match.new(preset, seed).deal
+            assert isinstance(deal, BingoDeal)
+            seen: tuple[int, int, tuple[int, int]] | None = None
+            while deal.end is None:
+                legal = deal.legal_actions()
+                closing = any(a.kind.name == "CLOSE" for a in legal) and rng.random() < 0.15
+                if closing:
+                    seen = (deal.turn, deal.tricks[0] + deal.tricks[1], (deal.points[0], deal.points[1]))
+                    closes += 1
+                deal.push_unchecked(
+                    next(a for a in legal if a.kind.name == "CLOSE")
+                    if closing
+                    else rng.choice([a for a in legal if a.kind.name != "CLOSE"])
+                )
+                for seat in (None, 0, 1):
+                    view = deal.view(seat)
+                    if seen is None:
+                        assert (view.closed_by, view.closed_at, view.closed_points) == (None, None, None)
+                    else:
+                        assert (view.closed_by, view.closed_at, view.closed_points) == seen
+        assert closes >= 10
+
+    def test_no_close_no_close_fields(self) -> None:
+        deal = Match.new("bingo", 1).deal
+        view = deal.view(0)
+        assert isinstance(view, BingoView)
+        assert view.closed_at is None and view.closed_points is None
