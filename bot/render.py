@@ -118,6 +118,12 @@ def panel_text(
     game = game_of(view)
     lines += [
         tr("panel-title", game=game_name(tr, view.preset), deal=view.deal, opponent=name(record, other)),
+    ]
+    if view.commitment is not None:
+        # The group's table may skip a state when the group's budget is spent; a panel shows every deal before its
+        # player acts in it, so each player reads the commitment before the deal is played.
+        lines.append(tr("table-commitment", hash=view.commitment))
+    lines += [
         tr("panel-score", me=view.score[seat], them=view.score[other], target=view.target),
     ]
     lines += game.panel_lines(tr, record, view)
