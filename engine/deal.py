@@ -399,7 +399,9 @@ class Deal:
     def mismatches(self, record: dict[str, Any]) -> list[str]:
         """Fields of ``record`` whose recorded value differs from this deal's."""
         mine = self.record()
-        wrong = [k for k in ("points", "tricks", "game_points", "match_score") if k in record and record[k] != mine[k]]
+        wrong: list[str] = [
+            k for k in ("points", "tricks", "game_points", "match_score") if k in record and record[k] != mine[k]
+        ]
         if self.secret is not None and not self.dealt_from_secret():
             wrong.append("secret")
         return wrong
