@@ -85,7 +85,10 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     """The group's table message for the deal (``view`` is the seat-less table view)."""
     assert view.seat is None, "the table renders the table view only"
     game = game_of(view)
-    lines = [tr("table-title", game=game_name(tr, view.preset), deal=view.deal), _score_line(tr, record, view)]
+    lines = [tr("table-title", game=game_name(tr, view.preset), deal=view.deal)]
+    if view.commitment is not None:
+        lines.append(tr("table-commitment", hash=view.commitment))
+    lines.append(_score_line(tr, record, view))
     lines += game.table_lines(tr, record, view)
     lines += _trick_lines(tr, record, view)
     lines += game.tally_lines(tr, record, view)
@@ -159,8 +162,9 @@ def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
 def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
     """The message posted when a deal ends: points, game points and why."""
     view = deal.view(None)
+    secret = [] if view.secret is None else [tr("deal-secret", secret=view.secret)]
     if view.end is DealEnd.ALL_PASSED:
-        return tr("deal-all-passed", name=name(record, deal.first))
+        return "\n".join([tr("deal-all-passed", name=name(record, deal.first)), *secret])
     pa, pb = view.points
     lines = [
         tr(
@@ -176,7 +180,7 @@ def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
         lines.append(tr("deal-no-points"))
     lines += [award_text(tr, record, view, award) for award in view.awards]
     lines.append(tr("deal-score", a=name(record, 0), b=name(record, 1), sa=view.score[0], sb=view.score[1]))
-    return "\n".join(lines)
+    return "\n".join(lines + secret)
 
 
 def award_text(tr: Translator, record: MatchRecord, view: View, award: Award) -> str:
