@@ -129,7 +129,14 @@ def replay_text(tr: Translator, record: MatchRecord, reel: tuple[ReelDeal, ...],
             lines.append(tr("replay-deal-points", a=name(record, 0), b=name(record, 1), pa=shown.line.g[0],
                             pb=shown.line.g[1]))  # fmt: skip
         return "\n".join(lines)
-    return "\n".join(lines + step_lines(tr, record, shown.at(step)))
+    now = shown.at(step)
+    view = now.view(None)
+    if view.commitment is not None:
+        lines.append(tr("table-commitment", hash=view.commitment))
+    if shown.stored.x and view.end is None:
+        # The match is over: the deal's secret is no secret any more (its result shows it too).
+        lines.append(tr("deal-secret", secret=shown.stored.x))
+    return "\n".join(lines + step_lines(tr, record, now))
 
 
 def step_lines(tr: Translator, record: MatchRecord, deal: Deal) -> list[str]:

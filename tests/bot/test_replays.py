@@ -85,8 +85,8 @@ class TestSteps:
 
     def test_a_match_cut_short_ends_in_its_unfinished_deal(self) -> None:
         """A match given up mid-deal replays its finished deals and then the deal it ended in."""
-        whole = played("bingo", 2, 2)
-        record = played("bingo", 2, 2, stop=len(whole.log[0].d.a.split()) + 5)  # type: ignore[union-attr]
+        whole = played("bingo", 2, 7)
+        record = played("bingo", 2, 7, stop=len(whole.log[0].d.a.split()) + 5)  # type: ignore[union-attr]
         reel = replays.reel_of(record)
         assert [d.number for d in reel] == [1, 2]
         assert reel[1].stored == record.deal and reel[1].at(len(reel[1].steps) - 1).end is None
@@ -204,3 +204,17 @@ class TestLinks:
         private = render.private_result_text(tr(lang), record, summary, 0, link=link)
         assert link in private and caption_fits(private)
         assert 'href="https://t.me/some_long_bot_username_bot?start=r_abcDEF12345"' in link
+
+
+class TestSecrets:
+    """The match is over: each deal's header shows its 🔒 commitment and its 🔑 secret."""
+
+    def test_commitment_and_secret(self) -> None:
+        record = played("bingo", 6, 2)
+        reel = replays.reel_of(record)
+        for d, shown in enumerate(reel):
+            assert shown.stored is not None and shown.stored.x
+            view = shown.at(0).view(None)
+            text = replays.replay_text(tr(), record, reel, d, 0)
+            assert tr()("table-commitment", hash=view.commitment) in text
+            assert tr()("deal-secret", secret=shown.stored.x) in text
