@@ -208,10 +208,12 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
     return tr("match-won", name=name(record, w), sw=sw, sl=sl)
 
 
-def result_caption(tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None) -> str:
-    """The group's match result (``group_result_text``) and ``line`` under it (what became of the rematch)."""
-    text = group_result_text(tr, record, summary)
-    return text if line is None else f"{text}\n{line}"
+def result_caption(
+    tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None, *, link: str | None = None
+) -> str:
+    """The group's match result (``group_result_text``), ``link`` (to the match's replay) and ``line`` under
+    it (what became of the rematch)."""
+    return "\n".join(part for part in (group_result_text(tr, record, summary), link, line) if part is not None)
 
 
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
@@ -310,8 +312,11 @@ def signed(change: int) -> str:
     return f"+{change}" if change > 0 else f"{MINUS}{-change}" if change < 0 else "0"
 
 
-def private_result_text(tr: Translator, record: MatchRecord, summary: Summary, seat: int) -> str:
-    """What a player reads under the match card in private: won or lost, the score, their own rating change."""
+def private_result_text(
+    tr: Translator, record: MatchRecord, summary: Summary, seat: int, *, link: str | None = None
+) -> str:
+    """What a player reads under the match card in private: won or lost, the score, their own rating change;
+    ``link`` (to the match's replay) under it."""
     won = summary.winner == seat
     lines = [
         tr(
@@ -326,6 +331,8 @@ def private_result_text(tr: Translator, record: MatchRecord, summary: Summary, s
         change = summary.rating_change if won else -summary.rating_change
         rating = summary.ratings[0 if won else 1]
         lines.append(tr("card-private-rating", rating=str(rating), change=signed(change)))
+    if link is not None:
+        lines.append(link)
     return "\n".join(lines)
 
 
