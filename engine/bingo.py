@@ -145,6 +145,10 @@ class BingoView:
     """Tricks settled when the reserve was closed (0: before the first trick); None while not closed."""
     closed_points: tuple[int, int] | None = None
     """Both seats' points (tricks and scored claims) when the reserve was closed, as the table saw them then."""
+    commitment: str | None = None
+    """The first 16 hex digits of SHA-256 of the deal's secret, shown from the deal's start (None: no secret)."""
+    secret: str | None = None
+    """The deal's secret in hex, once the deal is over (engine/fairness.py)."""
 
 
 class BingoDeal(Deal):
@@ -419,6 +423,8 @@ class BingoDeal(Deal):
             indicator_holder=self.indicator_holder if self.indicator_holder >= 0 else None,
             closed_at=self.closed_after if closed else None,
             closed_points=self.closed_points if closed else None,
+            commitment=self.commitment,
+            secret=self.revealed,
         )
 
 
