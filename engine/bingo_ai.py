@@ -12,7 +12,6 @@ masks), and keeps the move with the best average match equity.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass
 from math import comb, exp
@@ -33,25 +32,23 @@ DISCARD: tuple[tuple[int, ...], ...] = tuple(
 )
 """``DISCARD[trump][tile]``: the cost of giving a tile away; the least is thrown first (points, then strength)."""
 
-SEARCH_ROLLOUTS = int(os.environ.get("BINGO_ROLLOUTS", "160"))
+SEARCH_ROLLOUTS = 480
 """Playouts a move of the search spends in the open phase, shared among its candidates."""
 SEARCH_WORLDS = 10
 """Fewest sampled deals each candidate is played out in."""
 STRICT_WORLDS = 16
 """Sampled opponent's hands each candidate is solved exactly in, after a close."""
-CLOSER_SCALE = float(os.environ.get("BINGO_CLOSER_SCALE", "29"))
+CLOSER_SCALE = 29.0
 """How much a closer's hand is presumed strong: a world's weight grows e-fold with this much more strength."""
-PRACTICAL = float(os.environ.get("BINGO_PRACTICAL", "0.02"))
+PRACTICAL = 0.02
 """Weight of a greedy playout's value next to the exact one: among moves of the same exact value, the one that
 leaves a fallible opponent more room to go wrong (or the seat less) is preferred."""
-ROLLOUT_CLOSES = os.environ.get("BINGO_ROLLOUT_CLOSES", "1") == "1"
-"""Whether the playouts close (:meth:`Table._would_close`)."""
 CLOSER_POOL = 3
 """Uniform samples drawn for each world kept, after the opponent closed."""
-EXACT_RESERVE = int(os.environ.get("BINGO_EXACT_RESERVE", "6"))
+EXACT_RESERVE = 6
 """In the open phase the playouts end in the exact search only from this reserve down; greedy to the end before."""
-EXACT_CLOSE = os.environ.get("BINGO_EXACT_CLOSE", "1") == "1"
-EXACT_ROLLOUTS = int(os.environ.get("BINGO_EXACT_ROLLOUTS", "80"))
+EXACT_ROLLOUTS = 80
+"""Playouts a move spends when they end in the exact search, shared among its candidates."""
 POINTS_WEIGHT = 0.0002
 """Match equity of one point of difference in the deal, to tell apart moves that give the same game points."""
 
@@ -521,10 +518,6 @@ class Table:
             self._take(seat, discard[face_up] >= discard[hidden])
             return
         if self.lead < 0:
-            if ROLLOUT_CLOSES and self.closed_by < 0 and self.pos < len(self.reserve) and self._would_close(seat):
-                self.closed_by = seat
-                self.closed_after = self.tricks[0] + self.tricks[1]
-                return
             self._rollout_lead(seat, hands[seat], hands[1 - seat], beats, pts, discard)
             return
         allowed = self.allowed()
@@ -536,28 +529,6 @@ class Table:
                 self._reply(seat, w)
                 return
         self._reply(seat, _least(allowed, discard))
-
-    def _would_close(self, seat: int) -> bool:
-        """The playout's close: the seat's points and those of its tiles nothing outside its hand beats reach
-        the goal (five more for each such tile), and it is not behind."""
-        mine = self.points[seat]
-        if mine < self.points[1 - seat]:
-            return False
-        trump = self.trump
-        beats = BEATS[trump]
-        pts = POINTS[trump]
-        hand = self.hands[seat]
-        others = self.hands[1 - seat]
-        for t in self.reserve[self.pos :]:
-            others |= BIT[t]
-        m = hand
-        while m:
-            low = m & -m
-            t = low.bit_length() - 1
-            m ^= low
-            if pts[t] and not beats[t] & others:
-                mine += pts[t] + 5
-        return mine >= self.rules.goal
 
     def _rollout_lead(
         self,
@@ -705,7 +676,7 @@ def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tup
         for i, move in enumerate(moves):
             table = Table.of(k, view, rules, opp_hand, reserve)
             table.play(move)
-            if exact or (EXACT_CLOSE and move.kind is Kind.CLOSE):
+            if exact:
                 totals[i] += table.settle_value(k.me, solvers)
             else:
                 table.rollout()
@@ -732,7 +703,7 @@ def _closing_strength(k: Knowledge, hand: int) -> int:
 
 def _worlds(k: Knowledge, view: BingoView, moves: int) -> int:
     """How many sampled deals the search spends: one when nothing is hidden, fewer the more candidates."""
-    if k.opp_unknown == 0 and (k.strict or (view.choosing and k.unseen.bit_count() <= 1)):
+    if not view.choosing and (k.unseen.bit_count() == k.opp_unknown or (k.opp_unknown == 0 and k.strict)):
         return 1
     if k.strict or view.choosing:
         return STRICT_WORLDS
