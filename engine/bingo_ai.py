@@ -3,13 +3,15 @@
 Everything here starts from a :class:`BingoView` and the rules. :class:`Knowledge`
 works out where the tiles may be from what the seat has seen (its hand, every
 trick of the deal, the claims shown, the indicator and who drew it, the suits
-the opponent showed it lacked when it had to follow). The greedy player reads
-that; the search deals the unseen tiles at random in agreement with it, plays
-each candidate move out to the end of the deal in every such world with a
-fast greedy policy (:class:`Table`, a bare re-statement of the rules on
-masks), and keeps the move with the best average match equity.
+the opponent showed it lacked when it had to follow, what the table saw of a
+close). The greedy player reads that; the search deals the unseen tiles at
+random in agreement with it and tries each candidate move in every such
+world: while the reserve is open with a fast greedy playout (:class:`Table`,
+a bare re-statement of the rules on masks), and once nothing more is drawn
+with the exact search of :mod:`engine.bingo_search`; it keeps the move with
+the best average match equity. :mod:`engine.bingo_reference` is the search as
+it was before the exact one, for the arena.
 """
-
 from __future__ import annotations
 
 import random
@@ -661,10 +663,12 @@ def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tup
     """Each candidate move (see :func:`candidates`) with the hard level's estimate of the seat's chance to win
     the match after it, from the view alone.
 
-    Every candidate is tried in the same sampled deals that agree with the view (:meth:`Knowledge.sample`; one
-    deal when the seat has seen every other tile). In each, the deal is played on to the point where nobody
-    draws any more by a greedy playout (:meth:`Table.rollout_open`) and from there solved exactly
-    (:class:`engine.bingo_search.Endgame`): the value is the match equity of the outcome.
+    Every candidate is tried in the same sampled deals that agree with the view (:func:`_deals`; one deal when
+    the seat has seen every other tile). Once nothing more is drawn, and in the open phase from
+    :data:`EXACT_RESERVE` tiles in the reserve down, the deal is played on greedily to the point where nobody
+    draws any more and from there solved exactly (:meth:`Table.settle_value`); earlier it is played out
+    greedily to its end (:meth:`Table.rollout`). The value is the match equity of the outcome; a candidate's
+    is its average over the deals.
     """
     moves = candidates(view.legal)
     k = Knowledge.of(view, rules)
