@@ -10,6 +10,9 @@ function of the view and the generator.
 - ``normal``: a greedy player (:func:`engine.bingo_ai.normal`, :func:`engine.fortytwo_ai.normal`).
 - ``hard``: a search over the deals that agree with the view
   (:func:`engine.bingo_ai.hard`, :func:`engine.fortytwo_ai.hard`).
+
+``evaluate(view, rng)`` is what the hard level thinks of each move: the
+post-mortem (:mod:`engine.review`) and the hints read it.
 """
 
 from __future__ import annotations
@@ -34,3 +37,15 @@ def choose(level: str, view: View, rng: random.Random) -> Action:
     rules = find_preset(view.preset).with_target(view.target)
     game = game_of(view)
     return game.normal(view, rules) if level == "normal" else game.hard(view, rules, rng)
+
+
+def evaluate(view: View, rng: random.Random) -> list[tuple[Action, float]]:
+    """The hard level's chance (0..1) that the view's seat wins the match after each candidate move.
+
+    The candidates are the legal moves worth telling apart (Bingo leaves out leading a double it may claim,
+    never better than claiming it); the hard level plays the first of the best.
+    """
+    if not view.legal:
+        raise ValueError("the view's seat has no move to make")
+    rules = find_preset(view.preset).with_target(view.target)
+    return list(game_of(view).evaluate(view, rules, rng))

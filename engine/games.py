@@ -101,6 +101,8 @@ class Game(Generic[V, R]):
     """The computer's ``hard`` level: a search over the deals that agree with the view."""
     describe: Callable[[V, int], list[str]]
     """The game's own lines of a seat's view in ``python -m engine play`` (its hand and moves are shown there)."""
+    evaluate: Callable[[V, R, random.Random], list[tuple[Action, float]]]
+    """The hard level's chance to win the match after each candidate move (``hard`` plays the best)."""
 
     def rules_of(self, preset: str) -> R:
         """The rule set of the preset called ``preset``; ``ValueError`` if it is another game's."""
@@ -113,8 +115,26 @@ class Game(Generic[V, R]):
 GAMES: dict[str, Game[Any, Any]] = {
     game.name: game
     for game in (
-        Game("bingo", BingoDeal, BingoRules, BingoView, bingo_ai.normal, bingo_ai.hard, bingo.describe),
-        Game("42", FortyTwoDeal, FortyTwoRules, FortyTwoView, fortytwo_ai.normal, fortytwo_ai.hard, fortytwo.describe),
+        Game(
+            "bingo",
+            BingoDeal,
+            BingoRules,
+            BingoView,
+            bingo_ai.normal,
+            bingo_ai.hard,
+            bingo.describe,
+            bingo_ai.evaluate,
+        ),
+        Game(
+            "42",
+            FortyTwoDeal,
+            FortyTwoRules,
+            FortyTwoView,
+            fortytwo_ai.normal,
+            fortytwo_ai.hard,
+            fortytwo.describe,
+            fortytwo_ai.evaluate,
+        ),
     )
 }
 """Every game, by its rules' ``game``, in the order menus list them."""
