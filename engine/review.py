@@ -181,3 +181,8 @@ def matches_of(records: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:
         else:
             matches.append([record])
     return matches
+
+
+def review_json(records: list[dict[str, Any]], seats: Sequence[int]) -> list[dict[str, Any]]:
+    """:func:`review` as JSON-able dicts (what a worker process sends back)."""
+    return [seat.to_json() for seat in review(records, seats)]

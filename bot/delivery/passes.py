@@ -6,7 +6,8 @@ gets a new message). A panel: edited for the player who just moved, sent as a
 new message at the bottom of the chat when the turn passes to them (so
 Telegram notifies them; silently when they moved in the last ``QUIET_AFTER``
 seconds), the old one deleted or stripped of its buttons; after the match's
-last panel, the match card in private. What each message shows is recorded in
+last panel, the match card in private, then the player's post-mortem (``🔎``,
+``bot.services.reviews``). What each message shows is recorded in
 Redis as it goes (``Ledger.record``), edits lazily.
 
 Every group message of a match goes out through ``_to_group``: into the
@@ -26,7 +27,7 @@ from typing import TypeVar
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import keyboards, render
+from bot import keyboards, render, review_text
 from bot.codec import StoredDeal
 from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
@@ -36,6 +37,7 @@ from bot.outbox import Outbox, in_topic, topic_gone
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
+from bot.services.reviews import MatchReview, Reviews
 from bot.storage.matches import MatchStore
 from engine import Match
 
@@ -60,6 +62,7 @@ class Passes:
         time: Callable[[], float],
         bot_username: str,
         painter: Painter | None,
+        reviewer: Reviews,
     ) -> None:
         self.outbox = outbox
         self.i18n = i18n
@@ -70,6 +73,8 @@ class Passes:
         self.bot_username = bot_username
         self.painter = painter
         """Draws the match cards (None: pictures are off, results go as text)."""
+        self.reviewer = reviewer
+        """Makes each finished match's post-mortem (the accuracy on its card, each person's ``🔎``)."""
 
     # -- the group -----------------------------------------------------------------
 
@@ -122,11 +127,13 @@ class Passes:
         elif (summary := messages.summary) is not None:
             # A match someone won is offered again (``bot.services.rematches``): the button under its result.
             markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
-            caption = render.result_caption(tr, record, summary)
+            review = await self._review(record, summary)
+            lines = review_text.card_lines(tr, record, review)
+            caption = "\n".join([render.result_caption(tr, record, summary), *lines])
             shown, photo = await self._to_group(
                 record,
                 messages,
-                lambda thread: self._card(record, summary, chat, caption, tr, markup=markup, thread=thread),
+                lambda thread: self._card(record, summary, chat, caption, tr, review, markup=markup, thread=thread),
             )
             await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, r=shown, rp=int(photo)))
 
@@ -137,6 +144,7 @@ class Passes:
         chat: int,
         caption: str,
         tr: Translator,
+        review: MatchReview | None,
         *,
         markup: InlineKeyboardMarkup | None = None,
         thread: int | None = None,
@@ -147,7 +155,8 @@ class Passes:
         message's id, and whether it is the card."""
         png = None
         if self.painter is not None and caption_fits(caption):
-            png = await self.painter.png(build.match_card(tr, record, summary), key=f"{record.id}:{tr.lang}")
+            card = build.match_card(tr, record, summary, review)
+            png = await self.painter.png(card, key=f"{record.id}:{tr.lang}")
         if png is not None:
             try:
                 return await self.outbox.send_photo(chat, png, caption, markup, thread=thread, silent=silent), True
@@ -203,32 +212,57 @@ class Passes:
         cannot write to."""
         if await self.blocked(record, seat):
             return
-        if await self._panel_message(record, match, messages, seat) and messages.summary is not None:
-            await self._private_card(record, messages, seat)
+        shown = await self._panel_message(record, match, messages, seat)
+        if shown and messages.summary is not None and await self._private_card(record, messages, seat):
+            await self._post_mortem(record, messages, seat)
 
     async def blocked(self, record: MatchRecord, seat: int) -> bool:
         """Whether the seat gets no panel: the person blocked the bot, or the seat is the computer's."""
         player = record.players[seat]
         return player.computer or await self.chats.is_blocked(player.id)
 
-    async def _private_card(self, record: MatchRecord, messages: Messages, seat: int) -> None:
+    async def _review(self, record: MatchRecord, summary: Summary) -> MatchReview | None:
+        """The match's post-mortem, for a match someone won (an abandoned one has none)."""
+        return None if summary.winner is None else await self.reviewer.review(record)
+
+    async def _private_card(self, record: MatchRecord, messages: Messages, seat: int) -> bool:
         """After the match's last panel, the match card in the player's private chat with their own result
         and rating change (once: recorded as ``c0``/``c1``). None for a match played in that chat, or one
-        that nobody won."""
+        that nobody won. False when the player cannot be written to."""
         summary = messages.summary
         player = record.players[seat]
         if messages.cards[seat] or summary is None:
-            return
+            return summary is not None
         if summary.winner is not None and record.chat_id != player.id:
             tr = self.i18n[record.lang_of(seat)]
+            review = await self._review(record, summary)
             text = render.private_result_text(tr, record, summary, seat)
+            text = "\n".join([text, *review_text.card_lines(tr, record, review)])
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
             try:
-                await self._card(record, summary, player.id, text, tr, silent=quiet)
+                await self._card(record, summary, player.id, text, tr, review, silent=quiet)
+            except TelegramForbiddenError as exc:
+                await self._player_gone(record, seat, exc)
+                return False
+        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"c{seat}": 1}))
+        return True
+
+    async def _post_mortem(self, record: MatchRecord, messages: Messages, seat: int) -> None:
+        """After the private card, the person's ``🔎`` message in their language (once: recorded as ``q0``/``q1``;
+        none for a match nobody won). Sent before it is recorded: a process killed between the two sends it
+        again, never loses it."""
+        summary = messages.summary
+        if messages.reviews[seat] or summary is None:
+            return
+        if summary.winner is not None:
+            tr = self.i18n[record.lang_of(seat)]
+            text = review_text.review_text(tr, await self._review(record, summary), seat)
+            try:
+                await self.outbox.send(record.players[seat].id, text, silent=True)
             except TelegramForbiddenError as exc:
                 await self._player_gone(record, seat, exc)
                 return
-        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"c{seat}": 1}))
+        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"q{seat}": 1}))
 
     async def _panel_message(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
         """Bring the seat's panel to the match's version; False when the player cannot be written to."""

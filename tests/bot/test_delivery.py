@@ -20,7 +20,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import SendMessage
 
-from bot import keyboards, render
+from bot import keyboards, render, review_text
 from bot.delivery import Delivery, Ledger, Passes
 from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
@@ -29,10 +29,11 @@ from bot.models import MatchRecord, Messages, MoveResult, Status
 from bot.outbox import Outbox, topic_gone
 from bot.presenter import Presenter
 from bot.services import Services
+from bot.services.reviews import review_now
 from bot.timers import Timers
 from engine import Action, Kind, Match
 from tests.backends import Backend
-from tests.bot.helpers import ALA, BOB, CHAT, start_match, to_move
+from tests.bot.helpers import ALA, BOB, CHAT, InlineReviews, start_match, to_move
 from tests.e2e.simclock import SimClock
 from tests.outbox_fakes import Clock as OutboxClock
 from tests.outbox_fakes import FakeBot
@@ -193,7 +194,7 @@ async def world_on(backend: Backend, **terms: Any) -> AsyncIterator[World]:
     box = cast(Outbox, outbox)
     stores = services.stores
     passes = Passes(box, I18N, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=BOT_USERNAME,
-                    painter=None)  # fmt: skip
+                    painter=None, reviewer=InlineReviews())  # fmt: skip
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                         sleep=clock.sleep, shared=False)  # fmt: skip
     presenter = Presenter(box, delivery, services.records, services.chats, I18N, bot_username=BOT_USERNAME)
@@ -372,16 +373,21 @@ class TestMove:
         assert result_post.kind == "send"
         assert group.index(result_post) == len(group) - 1
         assert group[-2].kind == "edit_now" and group[-2].text == render.table_text(TR, record, match.deal.view(None))
+        review = review_now(record)
+        assert result_post.text.endswith(review_text.accuracy_line(TR, record, review) or "no accuracy")
         for seat, player in enumerate(record.players):
-            card = world.outbox.to(player.id)[-1]
-            assert (card.kind, card.text) == ("send", render.private_result_text(TR, record, summary, seat))
+            card, post_mortem = world.outbox.to(player.id)[-2:]
+            assert card.kind == "send" and card.text.startswith(render.private_result_text(TR, record, summary, seat))
             assert card.silent is (seat == last)
-        assert messages.cards == (True, True) and messages.posts == []
+            assert (post_mortem.kind, post_mortem.text) == ("send", review_text.review_text(TR, review, seat))
+            assert post_mortem.text.startswith("🔎")
+        messages = await messages_of(world, record.id)
+        assert messages.cards == (True, True) and messages.reviews == (True, True) and messages.posts == []
         assert await due(world) == []
         world.outbox.clear()
         world.delivery.kick(record.id)
         await world.delivery.idle()
-        assert world.outbox.calls == []  # the cards go once
+        assert world.outbox.calls == []  # the cards and the post-mortems go once
 
 
 class TestFaults:
@@ -549,7 +555,7 @@ class TestThroughTheOutbox:
         outbox = Outbox(bot, clock=bot_clock, sleep=bot_clock.sleep)  # type: ignore[arg-type]
         stores = services.stores
         passes = Passes(outbox, I18N, stores.matches, services.chats, Ledger(), time=clock.time,
-                        bot_username=BOT_USERNAME, painter=None)  # fmt: skip
+                        bot_username=BOT_USERNAME, painter=None, reviewer=InlineReviews())  # fmt: skip
         delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                             sleep=clock.sleep, shared=False)  # fmt: skip
         try:
