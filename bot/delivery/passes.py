@@ -274,7 +274,8 @@ class Passes:
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
         if record.is_active:
-            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view)
+            hint = record.computer_seat is not None
+            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view, hint=hint)
         else:  # the last panel of a match someone won offers the rematch
             won = messages.summary is not None and messages.summary.winner is not None
             markup = keyboards.rematch_keyboard(tr, record.id) if won else None

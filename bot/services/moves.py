@@ -105,6 +105,20 @@ class Moves:
         panel = None if message_id is None else (user_id, message_id)
         return await self._write(match_id, request_id, plan, panel=panel)
 
+    async def hint(self, match_id: str, user_id: int, *, version: int, request_id: str | None = None) -> MoveResult:
+        """Count a 💡 the user asked for on their turn in a match against the computer (the panel's ``version``);
+        the count is the record's, so the card shows it."""
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            seat = _seat_to_act(record, match, user_id, version)
+            if record.computer_seat is None:
+                raise Rejected(Rejection.NOT_ALLOWED)
+            hints = list(record.hints)
+            hints[seat] += 1
+            return match, {"hints": (hints[0], hints[1])}, None
+
+        return await self._write(match_id, request_id, plan)
+
     async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
         """End the user's match with a loss for them."""
 
