@@ -60,12 +60,24 @@ class Decision:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "seat": self.seat,
             "deal": self.deal,
             "trick": self.trick,
             "played": self.played.notation(),
             "best": self.best.notation(),
             "cost": round(self.cost, 4),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Decision:
+        return cls(
+            seat=int(data["seat"]),
+            deal=int(data["deal"]),
+            trick=None if data["trick"] is None else int(data["trick"]),
+            played=Action.parse(data["played"]),
+            best=Action.parse(data["best"]),
+            cost=float(data["cost"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,5 +196,10 @@ def matches_of(records: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def review_json(records: list[dict[str, Any]], seats: Sequence[int]) -> list[dict[str, Any]]:
-    """:func:`review` as JSON-able dicts (what a worker process sends back)."""
+    """:func:`review` as JSON-able dicts."""
     return [seat.to_json() for seat in review(records, seats)]
+
+
+def deal_json(record: dict[str, Any], seats: Sequence[int]) -> list[dict[str, Any]]:
+    """:func:`review_deal` as JSON-able dicts (what a worker process sends back; :meth:`Decision.from_json`)."""
+    return [decision.to_json() for decision in review_deal(record, seats)]

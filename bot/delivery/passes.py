@@ -123,6 +123,7 @@ class Passes:
                 final = render.table_text(tr, record, deal.view(None))
                 await self._edit(chat, messages.table, final, None, record.version)
             text = render.deal_result_text(tr, record, deal)
+            self.reviewer.prepare(record)  # the deal's review starts in the background
             await self._to_group(record, messages, lambda thread: self.outbox.send(chat, text, thread=thread))
         elif (summary := messages.summary) is not None:
             # A match someone won is offered again (``bot.services.rematches``): the button under its result.

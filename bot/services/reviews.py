@@ -33,14 +33,15 @@ from bot.pictures.painter import watch_parent
 from engine import Action
 from engine.ai import evaluate
 from engine.games import View
-from engine.review import review_json
+from engine.review import Decision, deal_json, summarize
 
 log = logging.getLogger(__name__)
 
 TIMEOUT = 20.0
-"""Seconds a review may take, the worker's start included (a match of 8 deals takes 1 to 3)."""
+"""Seconds a match's end waits for its review, the worker's start included (the deals before the last one
+were reviewed as they ended)."""
 KEPT = 32
-"""How many reviews are kept by match id."""
+"""About how many matches' deal reviews are kept (ten deals a match)."""
 
 
 class Costly(BaseModel):
@@ -82,34 +83,42 @@ class MatchReview(BaseModel):
         return None if found is None else found.accuracy
 
 
-def deal_records(record: MatchRecord) -> list[dict[str, Any]]:
-    """The match's deals as deal records: each finished deal kept in its log, then the deal the match ended in
-    when it ended before that deal did (a surrender, a forfeit). Deals not kept (a match begun before) are
-    left out."""
-    stored = [line.d for line in record.log if line.d is not None]
+def deal_records(record: MatchRecord) -> list[tuple[str, dict[str, Any]]]:
+    """The match's deals as deal records, each with the key it is reviewed under: each finished deal kept in its
+    log, then the deal the match ended in when it ended before that deal did (a surrender, a forfeit: its key
+    counts its actions). Deals not kept (a match begun before) are left out."""
+    stored = [(f"{record.id}/{line.n}", line.d) for line in record.log if line.d is not None]
     if all(line.n != record.deal.n for line in record.log):
-        stored.append(record.deal)
-    return [deal.to_match().deal.record() for deal in stored]
+        stored.append((f"{record.id}/{record.deal.n}/{len(record.deal.a.split())}", record.deal))
+    return [(key, deal.to_match().deal.record()) for key, deal in stored]
 
 
 def people(record: MatchRecord) -> list[int]:
     return [seat for seat, player in enumerate(record.players) if not player.computer]
 
 
+def summary_of(seats: list[int], decisions: list[dict[str, Any]]) -> MatchReview:
+    """The match's review from its decisions (as the worker sends them)."""
+    judged = [Decision.from_json(d) for d in decisions]
+    return MatchReview(seats=tuple(SeatReview.model_validate(summarize(s, judged).to_json()) for s in seats))
+
+
 class Reviews(Protocol):
     """What makes a finished match's post-mortem (:class:`Reviewer`; the tests' own in the process)."""
+
+    def prepare(self, record: MatchRecord) -> None: ...
 
     async def review(self, record: MatchRecord) -> MatchReview | None: ...
 
 
 def review_now(record: MatchRecord) -> MatchReview:
-    """The post-mortem made here and now (tests, and ``python -m engine review``'s equal in the bot's terms)."""
+    """The post-mortem made here and now (tests)."""
     seats = people(record)
-    return MatchReview(seats=tuple(SeatReview.model_validate(s) for s in review_json(deal_records(record), seats)))
+    return summary_of(seats, [d for _, r in deal_records(record) for d in deal_json(r, seats)])
 
 
 class Reviewer:
-    """Reviews finished matches in a worker process, each once."""
+    """Reviews the deals of matches with people in a worker process, each deal once, as soon as it ends."""
 
     def __init__(
         self,
@@ -123,47 +132,45 @@ class Reviewer:
         self.sleep = sleep
         """How the timeout is waited (the bot's clock: a test moves it)."""
         self._pool: ProcessPoolExecutor | None = None
-        self._done: OrderedDict[str, MatchReview] = OrderedDict()
-        self._making: dict[str, asyncio.Future[MatchReview | None]] = {}
+        self._deals: OrderedDict[str, asyncio.Future[list[dict[str, Any]]]] = OrderedDict()
+        """Each deal's decisions, by ``<match>/<deal>``, being made or made (the last ``kept`` matches' worth)."""
+
+    def prepare(self, record: MatchRecord) -> None:
+        """Start reviewing the match's finished deals not yet begun (a deal's end: the match's end then waits
+        for its last deal only). Nothing for a match without a person."""
+        if any(not player.computer for player in record.players):
+            self._deals_of(record)
+
+    def _deals_of(self, record: MatchRecord) -> list[asyncio.Future[list[dict[str, Any]]]]:
+        seats = people(record)
+        futures = []
+        for key, deal in deal_records(record):
+            future = self._deals.get(key)
+            if future is None:
+                pool = self._executor()
+                future = self._deals[key] = asyncio.get_running_loop().run_in_executor(pool, deal_json, deal, seats)
+                while len(self._deals) > self.kept * 10:
+                    self._deals.popitem(last=False)
+            futures.append(future)
+        return futures
 
     async def review(self, record: MatchRecord) -> MatchReview | None:
         """The post-mortem of ``record``'s people; None when it could not be made in time."""
-        if (kept := self._done.get(record.id)) is not None:
-            return kept
-        making = self._making.get(record.id)
-        if making is None:
-            making = self._making[record.id] = asyncio.ensure_future(self._make(record))
-            making.add_done_callback(lambda done: self._made(record.id, done))
-        return await asyncio.shield(making)
-
-    def _made(self, match_id: str, making: asyncio.Future[MatchReview | None]) -> None:
-        del self._making[match_id]
-        made = None if making.cancelled() or making.exception() else making.result()
-        if made is not None:
-            self._done[match_id] = made
-            while len(self._done) > self.kept:
-                self._done.popitem(last=False)
-
-    async def _make(self, record: MatchRecord) -> MatchReview | None:
-        seats = people(record)
-        records = deal_records(record)
-        pool = self._executor()
-        making = asyncio.get_running_loop().run_in_executor(pool, review_json, records, seats)
+        deals = asyncio.gather(*self._deals_of(record))
         timer = asyncio.ensure_future(self.sleep(self.timeout))
         try:
-            await asyncio.wait((making, timer), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait((deals, timer), return_when=asyncio.FIRST_COMPLETED)
         finally:
             timer.cancel()
-        if not making.done():
-            making.cancel()
+        if not deals.done():
             log.warning("match %s: its review took over %s s; the worker is replaced", record.id, self.timeout)
-            self._stop(pool)
+            self._stop(record.id)
             return None
         try:
-            return MatchReview(seats=tuple(SeatReview.model_validate(s) for s in making.result()))
+            return summary_of(people(record), [d for decisions in deals.result() for d in decisions])
         except Exception:
             log.exception("match %s: its review failed", record.id)
-            self._stop(pool)
+            self._stop(record.id)
             return None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -176,9 +183,13 @@ class Reviewer:
             )
         return self._pool
 
-    def _stop(self, pool: ProcessPoolExecutor) -> None:
-        if self._pool is pool:
-            self._pool = None
+    def _stop(self, match_id: str) -> None:
+        """Forget the match's deals (made again when asked again) and replace the worker."""
+        for key in [k for k in self._deals if k.startswith(f"{match_id}/")]:
+            self._deals.pop(key).cancel()
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
         for process in list((getattr(pool, "_processes", None) or {}).values()):
             with contextlib.suppress(Exception):
                 process.kill()
