@@ -7,9 +7,10 @@ from html import escape
 
 import pytest
 
-from bot import render
+from bot import render, review_text
 from bot.models import Finish, Lang, Status, pick_lang
 from bot.pictures.cards import CARD_SIZE
+from bot.services.reviews import review_now
 from engine import find_preset
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -96,7 +97,10 @@ class TestWholeMatches:
             (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
             series = tr("series-lead", name=escape(record.players[w].name), lead=1, trail=0)
-            assert card.text == "\n".join([won, rating, series])
+            review = review_now(record)
+            accuracy = review_text.accuracy_line(tr, record, review)
+            assert accuracy is not None
+            assert card.text == "\n".join([won, rating, series, accuracy])
             # In private each reads their own language (their Telegram's here), whatever the group's.
             ptr = app.presenter.i18n[pick_lang(code)]
             own_won = ptr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
@@ -105,11 +109,14 @@ class TestWholeMatches:
             for seat, user in enumerate((ann, bob)):
                 # Each player's last panel says the match is over, with the result and the rating change; the
                 # card follows it, with their own result and rating change.
-                *_, last, mine = fake.chat_messages(user.id)
+                *_, last, mine, post_mortem = fake.chat_messages(user.id)
+                assert post_mortem.text == review_text.review_text(ptr, review, seat)
                 assert ptr("panel-match-over") in last.text and own_won in last.text
                 assert [b["callback_data"] for b in last.buttons()] == [f"rm:{record.id}"]  # the rematch
                 assert last.text.endswith(own_rating)
-                assert mine.text == render.private_result_text(ptr, record, summary, seat)
+                own_accuracy = review_text.accuracy_line(ptr, record, review)
+                assert own_accuracy is not None
+                assert mine.text == "\n".join([render.private_result_text(ptr, record, summary, seat), own_accuracy])
                 assert mine.photo == card.photo if ptr.lang == tr.lang else mine.photo not in (None, card.photo)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))
