@@ -83,12 +83,12 @@ class MatchReview(BaseModel):
         return None if found is None else found.accuracy
 
 
-def deal_records(record: MatchRecord) -> list[tuple[str, dict[str, Any]]]:
+def deal_records(record: MatchRecord, *, unfinished: bool = True) -> list[tuple[str, dict[str, Any]]]:
     """The match's deals as deal records, each with the key it is reviewed under: each finished deal kept in its
     log, then the deal the match ended in when it ended before that deal did (a surrender, a forfeit: its key
     counts its actions). Deals not kept (a match begun before) are left out."""
     stored = [(f"{record.id}/{line.n}", line.d) for line in record.log if line.d is not None]
-    if all(line.n != record.deal.n for line in record.log):
+    if unfinished and all(line.n != record.deal.n for line in record.log):
         stored.append((f"{record.id}/{record.deal.n}/{len(record.deal.a.split())}", record.deal))
     return [(key, deal.to_match().deal.record()) for key, deal in stored]
 
@@ -139,12 +139,12 @@ class Reviewer:
         """Start reviewing the match's finished deals not yet begun (a deal's end: the match's end then waits
         for its last deal only). Nothing for a match without a person."""
         if any(not player.computer for player in record.players):
-            self._deals_of(record)
+            self._deals_of(record, unfinished=False)
 
-    def _deals_of(self, record: MatchRecord) -> list[asyncio.Future[list[dict[str, Any]]]]:
+    def _deals_of(self, record: MatchRecord, *, unfinished: bool = True) -> list[asyncio.Future[list[dict[str, Any]]]]:
         seats = people(record)
         futures = []
-        for key, deal in deal_records(record):
+        for key, deal in deal_records(record, unfinished=unfinished):
             future = self._deals.get(key)
             if future is None:
                 pool = self._executor()

@@ -11,11 +11,11 @@ from bot.i18n import I18n
 from bot.models import Lang
 from bot.pictures import build
 from bot.services import Services
-from bot.services.reviews import Costly, MatchReview, SeatReview, review_now
+from bot.services.reviews import Costly, MatchReview, SeatReview, deal_records, review_now
 from engine import Match
 from engine.ai import evaluate
 from engine.rules import find_preset
-from tests.bot.helpers import ALA, BOB, finish_by_play
+from tests.bot.helpers import ALA, BOB, finish_by_play, start_match
 
 I18N = I18n()
 REVIEW = MatchReview(
@@ -112,3 +112,24 @@ class TestHints:
                 data = [b["callback_data"] for row in rows for b in row]
                 assert ("h:m1:7" in data) is (hint and seat == turn)
                 assert all(len(d.encode()) <= 64 for d in data)
+
+
+class TestDealRecords:
+    async def test_a_surrender_mid_deal(self, services: Services) -> None:
+        """The deal a surrender ended is reviewed too (its key counts its actions), after the finished ones; a
+        deal's start is not (``unfinished=False``: what the review of each deal as it ends reads)."""
+        record, match = await start_match(services, target=3)
+        rng = random.Random(2)
+        while len(record.log) < 1 or len(record.deal.a.split()) < 6:
+            seat = match.turn
+            assert seat is not None
+            action = rng.choice(match.legal_actions())
+            result = await services.moves.submit(record.id, record.players[seat].id, action)
+            record, match = result.record, result.match
+        record = (await services.moves.surrender(record.id, ALA.id)).record
+        keys = [key for key, _ in deal_records(record)]
+        finished = [f"{record.id}/{line.n}" for line in record.log]
+        assert keys == [*finished, f"{record.id}/{record.deal.n}/{len(record.deal.a.split())}"]
+        assert [key for key, _ in deal_records(record, unfinished=False)] == finished
+        review = review_now(record)
+        assert [s.seat for s in review.seats] == [0, 1] and all(s.decisions > 0 for s in review.seats)

@@ -63,6 +63,10 @@ async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str
         [result] = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
         accuracy_word = ru("accuracy-line", list="").split(":")[0]
         assert accuracy_word in result.text and "Ann" in result.text.split(accuracy_word)[1]
+        # A forged 💡 press in a match between two people: refused, nothing counted.
+        forged = fake.press(ANN, ann_review, f"{HINT}{match_id}:{record.version}")
+        assert (await fake.wait_answer(forged))["text"] == ru("hint-not-here")
+        assert (await app.services.records.get(match_id))[0].hints == (0, 0)
         # A restart (a kick of the delivery) sends no second 🔎.
         app.delivery.kick(match_id)
         await app.settled()
