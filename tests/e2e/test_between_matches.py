@@ -317,7 +317,10 @@ class TestResults:
                 rl=str(p.ratings[1]),
                 d=p.change,
             )
-            assert p.result.text.split("\n")[1:] == [change, in_series], p.match_id
+            # Under them, the accuracy of each who had a choice to make (the post-mortem's; computer.md).
+            lines = p.result.text.split("\n")
+            assert lines[1:3] == [change, in_series] and len(lines) <= 4, p.match_id
+            assert all(line.startswith(tr("accuracy-line", list="")) for line in lines[3:]), p.match_id
 
     @pytest.mark.parametrize("chat", [GROUP, PL_GROUP], ids=["russian-group", "polish-group"])
     async def test_last_rating_line_is_the_top(self, series: Series, chat: int) -> None:
