@@ -132,9 +132,7 @@ def review_deal(
     return decisions
 
 
-def judge(
-    view: View, played: Action, values: Sequence[tuple[Action, float]], deal: int, trick: int
-) -> Decision | None:
+def judge(view: View, played: Action, values: Sequence[tuple[Action, float]], deal: int, trick: int) -> Decision | None:
     """The decision ``played`` among ``values``; None when there was one candidate only.
 
     A move left out of the candidates (Bingo's leading a double that could be claimed) is valued as the
