@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.models import MatchRecord
 from bot.services.reviews import Costly, MatchReview
@@ -98,6 +99,9 @@ def hint_toast(tr: Translator, view: View, best: Action, values: list[tuple[Acti
 
 
 def _why(tr: Translator, view: View, best: Action) -> str:
+    own = game_of(view).hint_reason(tr, view, best)
+    if own is not None:
+        return own
     kind = best.kind
     if kind is Kind.PLAY:
         return tr("hint-why-reply" if view.lead is not None else "hint-why-lead")

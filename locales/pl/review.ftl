@@ -48,3 +48,7 @@ hint-why-pass = ręka nie starczy na licytację
 hint-why-trumps = najwięcej punktów z tymi atutami
 hint-not-now = Podpowiedź tylko w twoim ruchu, na ostatnim panelu.
 hint-not-here = Podpowiedzi są tylko w grze z komputerem.
+hint-why-wins-trick = bierze lewę
+hint-why-gives-trick = oddaje lewę jak najtaniej
+hint-why-claim-value = zameldować duble: { $value }
+hint-why-close-goal = zamknąć: punktów w ręce starczy do { $goal }

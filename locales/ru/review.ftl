@@ -48,3 +48,7 @@ hint-why-pass = рука не тянет на заявку
 hint-why-trumps = больше всего очков с этими козырями
 hint-not-now = Подсказка — только в ваш ход, на последней панели.
 hint-not-here = Подсказки есть только в игре против компьютера.
+hint-why-wins-trick = берёт взятку
+hint-why-gives-trick = отдаёт взятку подешевле
+hint-why-claim-value = объявить дубли: { $value }
+hint-why-close-goal = закрыть: очков в руке хватает до { $goal }

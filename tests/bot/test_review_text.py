@@ -12,7 +12,7 @@ from bot.models import Lang
 from bot.pictures import build
 from bot.services import Services
 from bot.services.reviews import Costly, MatchReview, SeatReview, deal_records, review_now
-from engine import Match
+from engine import Kind, Match
 from engine.ai import evaluate
 from engine.rules import find_preset
 from tests.bot.helpers import ALA, BOB, finish_by_play, start_match
@@ -90,6 +90,7 @@ class TestHints:
         """The toast names the best move (a legal one) and stays within Telegram's 200 characters."""
         match = Match.new(find_preset(preset), 4)
         rng = random.Random(4)
+        answers = 0
         for _ in range(40):
             deal = match.deal
             view = deal.view(deal.turn)
@@ -99,7 +100,12 @@ class TestHints:
                 toast = review_text.hint_toast(I18N[lang], view, best, values)
                 assert best in view.legal and toast.startswith("💡") and len(toast) <= 200
                 assert review_text.move_text(I18N[lang], best.notation()) in toast
+                if best.kind is Kind.PLAY and view.lead is not None:  # an answer: it takes the trick or not
+                    tr = I18N[lang]
+                    assert tr("hint-why-wins-trick") in toast or tr("hint-why-gives-trick") in toast
+                    answers += 1
             match.play(rng.choice(match.legal_actions()), deal.turn)
+        assert answers > 0
 
     def test_button_only_on_the_turn_of_a_match_against_the_computer(self) -> None:
         match = Match.new(find_preset("bingo"), 9)
