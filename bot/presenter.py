@@ -159,9 +159,9 @@ class Presenter:
         if messages.result is None or summary is None:
             return
         tr = self.i18n[record.lang]
-        caption = render.result_caption(tr, record, summary, tr(key, **args))
+        caption = await self.delivery.result_caption(tr, record, summary, tr(key, **args))
         if messages.result_photo and not caption_fits(caption):
-            caption = render.result_caption(tr, record, summary)
+            caption = await self.delivery.result_caption(tr, record, summary)
         markup = keyboards.rematch_keyboard(tr, record.id) if button else None
         if not messages.result_photo:
             self.outbox.edit(record.chat_id, messages.result, caption, markup)

@@ -35,7 +35,8 @@ from aiogram.exceptions import TelegramMigrateToChat, TelegramRetryAfter
 from bot.clock import BACKOFF_FIRST, next_backoff
 from bot.delivery.ledger import GROUP, LANES, Lane, Screens, Ticket
 from bot.delivery.passes import Passes
-from bot.models import MatchRecord
+from bot.i18n import Translator
+from bot.models import MatchRecord, Summary
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.records import Records
@@ -163,6 +164,12 @@ class Delivery:
         """A line of the match's own in the group (a reminder), where its group messages go now (its topic, or
         General once the topic is gone); errors reach the caller."""
         await self.passes.say(record, text)
+
+    async def result_caption(
+        self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
+    ) -> str:
+        """The match's result as the group reads it, with each person's accuracy and hints, then ``line``."""
+        return await self.passes.result_caption(tr, record, summary, line)
 
     async def migrated(self, old: int, new: int) -> None:
         """The group became a supergroup: everything of the chat moves to its new id, its matches show there."""

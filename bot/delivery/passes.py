@@ -129,14 +129,21 @@ class Passes:
             # A match someone won is offered again (``bot.services.rematches``): the button under its result.
             markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
             review = await self._review(record, summary)
-            lines = review_text.card_lines(tr, record, review)
-            caption = "\n".join([render.result_caption(tr, record, summary), *lines])
+            caption = await self.result_caption(tr, record, summary)
             shown, photo = await self._to_group(
                 record,
                 messages,
                 lambda thread: self._card(record, summary, chat, caption, tr, review, markup=markup, thread=thread),
             )
             await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, r=shown, rp=int(photo)))
+
+    async def result_caption(
+        self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
+    ) -> str:
+        """The group's match result with each person's accuracy and hints under it, then ``line`` (what became
+        of the rematch)."""
+        lines = review_text.card_lines(tr, record, await self._review(record, summary))
+        return "\n".join([render.result_caption(tr, record, summary), *lines, *([] if line is None else [line])])
 
     async def _card(
         self,

@@ -67,6 +67,11 @@ async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str
         forged = fake.press(ANN, ann_review, f"{HINT}{match_id}:{record.version}")
         assert (await fake.wait_answer(forged))["text"] == ru("hint-not-here")
         assert (await app.services.records.get(match_id))[0].hints == (0, 0)
+        # Ann asks for a rematch: the result's caption says so and keeps the accuracy.
+        answer = await fake.wait_answer(fake.press(ANN, result, f"rm:{match_id}"))
+        assert answer["text"] == ru("toast-rematch-asked")
+        await fake.wait_for(lambda: "🔁" in result.text, what="the caption to tell of the rematch")
+        assert accuracy_word in result.text
         # A restart (a kick of the delivery) sends no second 🔎.
         app.delivery.kick(match_id)
         await app.settled()
