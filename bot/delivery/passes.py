@@ -27,7 +27,7 @@ from typing import TypeVar
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import keyboards, render, review_text
+from bot import keyboards, render, replays, review_text
 from bot.codec import StoredDeal
 from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
@@ -140,10 +140,11 @@ class Passes:
     async def result_caption(
         self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
     ) -> str:
-        """The group's match result with each person's accuracy and hints under it, then ``line`` (what became
-        of the rematch)."""
+        """The group's match result with each person's accuracy and hints under it, the link to its replay,
+        then ``line`` (what became of the rematch)."""
         lines = review_text.card_lines(tr, record, await self._review(record, summary))
-        return "\n".join([render.result_caption(tr, record, summary), *lines, *([] if line is None else [line])])
+        link = replays.replay_link(tr, self.bot_username, record.id)
+        return "\n".join([render.result_caption(tr, record, summary), *lines, link, *([] if line is None else [line])])
 
     async def _card(
         self,
@@ -244,8 +245,9 @@ class Passes:
         if summary.winner is not None and record.chat_id != player.id:
             tr = self.i18n[record.lang_of(seat)]
             review = await self._review(record, summary)
+            link = replays.replay_link(tr, self.bot_username, record.id)
             text = render.private_result_text(tr, record, summary, seat)
-            text = "\n".join([text, *review_text.card_lines(tr, record, review)])
+            text = "\n".join([text, *review_text.card_lines(tr, record, review), link])
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
             try:
                 await self._card(record, summary, player.id, text, tr, review, silent=quiet)

@@ -32,6 +32,7 @@ class Bingo(GameModule[BingoView, BingoRules]):
         "reason-closer_failed_penalty", "reason-reached_goal_after_close", "reason-claim",
         "reason-bingo_takes_trump_double", "card-moment-bingo", "card-moment-claim", "card-moment-close",
         "hint-why-wins-trick", "hint-why-gives-trick", "hint-why-claim-value", "hint-why-close-goal",
+        "table-points",
     )  # fmt: skip
 
     def _common(self, tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
@@ -74,6 +75,11 @@ class Bingo(GameModule[BingoView, BingoRules]):
 
     def tally_lines(self, tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
         return [tricks_line(tr, record, view.tricks)]
+
+    def replay_lines(self, tr: Translator, record: MatchRecord, seats: tuple[BingoView, BingoView]) -> list[str]:
+        """Each seat's points so far (the table sees them only once the deal is over)."""
+        pa, pb = seats[0].points[0] or 0, seats[1].points[1] or 0
+        return [tr("table-points", a=name(record, 0), b=name(record, 1), pa=pa, pb=pb)]
 
     def turn_line(self, tr: Translator, record: MatchRecord, view: BingoView) -> str | None:
         if view.choosing and view.indicator is not None and view.turn is not None:

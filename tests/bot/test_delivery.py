@@ -20,7 +20,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import SendMessage
 
-from bot import keyboards, render, review_text
+from bot import keyboards, render, replays, review_text
 from bot.delivery import Delivery, Ledger, Passes
 from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
@@ -374,10 +374,12 @@ class TestMove:
         assert group.index(result_post) == len(group) - 1
         assert group[-2].kind == "edit_now" and group[-2].text == render.table_text(TR, record, match.deal.view(None))
         review = review_now(record)
-        assert result_post.text.endswith(review_text.accuracy_line(TR, record, review) or "no accuracy")
+        assert (review_text.accuracy_line(TR, record, review) or "no accuracy") in result_post.text
         for seat, player in enumerate(record.players):
             card, post_mortem = world.outbox.to(player.id)[-2:]
-            assert card.kind == "send" and card.text.startswith(render.private_result_text(TR, record, summary, seat))
+            link = replays.replay_link(TR, BOT_USERNAME, record.id)
+            own = [render.private_result_text(TR, record, summary, seat), *review_text.card_lines(TR, record, review)]
+            assert (card.kind, card.text) == ("send", "\n".join([*own, link]))
             assert card.silent is (seat == last)
             assert (post_mortem.kind, post_mortem.text) == ("send", review_text.review_text(TR, review, seat))
             assert post_mortem.text.startswith("🔎")

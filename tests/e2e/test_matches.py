@@ -10,6 +10,7 @@ import pytest
 from bot import render, review_text
 from bot.models import Finish, Lang, Status, pick_lang
 from bot.pictures.cards import CARD_SIZE
+from bot.replays import replay_link
 from bot.services.reviews import review_now
 from engine import find_preset
 from tests.e2e import invariants
@@ -100,7 +101,8 @@ class TestWholeMatches:
             review = review_now(record)
             accuracy = review_text.accuracy_line(tr, record, review)
             assert accuracy is not None
-            assert card.text == "\n".join([won, rating, series, accuracy])
+            username = app.presenter.bot_username
+            assert card.text == "\n".join([won, rating, series, accuracy, replay_link(tr, username, record.id)])
             # In private each reads their own language (their Telegram's here), whatever the group's.
             ptr = app.presenter.i18n[pick_lang(code)]
             own_won = ptr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
@@ -116,7 +118,9 @@ class TestWholeMatches:
                 assert last.text.endswith(own_rating)
                 own_accuracy = review_text.accuracy_line(ptr, record, review)
                 assert own_accuracy is not None
-                assert mine.text == "\n".join([render.private_result_text(ptr, record, summary, seat), own_accuracy])
+                link = replay_link(ptr, username, record.id)
+                own = render.private_result_text(ptr, record, summary, seat)
+                assert mine.text == "\n".join([own, own_accuracy, link])
                 assert mine.photo == card.photo if ptr.lang == tr.lang else mine.photo not in (None, card.photo)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))
