@@ -56,7 +56,8 @@ class Watch:
             record = result.record
             if record.recent and record.recent[-1] == f"cpu:{record.version - 1}":
                 self.computer_moves += 1
-                if record.is_active and result.match.turn is not None and not record.players[result.match.turn].computer:
+                turn = result.match.turn
+                if record.is_active and turn is not None and not record.players[turn].computer:
                     self.committed[record.version] = time.monotonic()
             show(result, ticket)
 

@@ -341,6 +341,8 @@ class Delivery:
             return
         blocked = (await self.passes.blocked(record, 0), await self.passes.blocked(record, 1))
         gone = await self.chats.group_gone(record.chat_id)
+        if (seat := record.private_seat) is not None:
+            gone = blocked[seat]  # played in a person's private chat: its results go there with their panel
         await self.matches.settle(match_id, group_gone=gone, blocked=blocked, edited=edited)
         self.ledger.recorded(match_id, edited)
 
