@@ -115,9 +115,11 @@ async def main(game: str, level: str, seed: int, think: float) -> None:
     prefix = f"bench:speed:{uuid.uuid4().hex}"
     fake = FakeTelegram()
     await fake.start()
-    limits = {"group_window": 60.0, "group_budget": 20, "private_gap": 1.0, "computer_pause": 1.5}
     try:
-        async with running_bot(fake, prefix, pictures=False, **limits) as app:
+        # Telegram's real limits and the computer's real pause (the e2e tests compress them).
+        async with running_bot(
+            fake, prefix, pictures=False, group_window=60.0, group_budget=20, private_gap=1.0, computer_pause=1.5
+        ) as app:
             watch = Watch(app)
             await start_bot(fake, PERSON)
             started = time.monotonic()

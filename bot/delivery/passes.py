@@ -9,6 +9,13 @@ seconds), the old one deleted or stripped of its buttons; after the match's
 last panel, the match card in private. What each message shows is recorded in
 Redis as it goes (``Ledger.record``), edits lazily.
 
+A match played in a person's private chat (against the computer,
+``MatchRecord.private_seat``) has one message there, their panel, which shows
+all the table would: the chat gets one message a second, and each move costs
+it one edit. So it gets no table; its panel's lane posts the results, after
+the panel (the buttons first), and the turn edits the panel in place until
+results went under it (then it comes anew below them, at the next move).
+
 Every group message of a match goes out through ``_to_group``: into the
 match's forum topic (``MatchRecord.thread_id``), or into the General topic
 once Telegram said the topic is closed or deleted; that is recorded on the
