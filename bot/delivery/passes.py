@@ -217,17 +217,18 @@ class Passes:
             return
         if not await self._panel_message(record, match, messages, seat):
             return
-        if record.private_seat == seat and not await self._results_here(record, messages, seat):
+        if record.private_seat == seat and not await self._results_here(record, match, messages, seat):
             return
         if messages.summary is not None:
             await self._private_card(record, messages, seat)
 
-    async def _results_here(self, record: MatchRecord, messages: Messages, seat: int) -> bool:
+    async def _results_here(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
         """A match played in the player's private chat: its results there, after the panel (so the buttons are
-        back first, the chat's one message a second spent on them); the next panel then comes as a new message
-        below them (marked before they go: a process that dies meanwhile leaves it so). False when the player
-        cannot be written to."""
-        if not messages.posts:
+        back first, the chat's one message a second spent on them), and while the computer is to act, after its
+        move's panel (it is due within seconds: the results wait for it, the match stays due meanwhile). The
+        next panel then comes as a new message below them (marked before they go: a process that dies meanwhile
+        leaves it so). False when the player cannot be written to."""
+        if not messages.posts or (record.is_active and match.turn not in (seat, None)):
             return True
         if record.is_active:
             await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"p{seat}n": -1}))
