@@ -124,8 +124,9 @@ class TestAgainstTheComputer:
             assert record.version > presses
             texts = [m.text for m in fake.chat_messages(BOB.id)]
             assert not any(t.split("\n")[0] == tr("table-title", game=tr("preset-42"), deal=1) for t in texts)
-            assert any(t.startswith(tr("panel-title", game=tr("preset-42"), deal=1, opponent=name(record, 1)))
-                       for m in fake.chat_messages(BOB.id) for t in m.history)  # fmt: skip
+            panel = (await app.services.stores.matches.messages(match_id)).panel(0)
+            title = tr("panel-title", game=tr("preset-42"), deal=match.deal.number, opponent=name(record, 1))
+            assert panel is not None and title in fake.messages[(BOB.id, panel)].text
             stats = await counted_stats(app, BOB.id)
             assert sum(played for played, _ in stats.computer.values()) == 1
             # /stats lists the record against the level, outside the rating.
