@@ -73,7 +73,9 @@ async def who_am_i(bot: Bot, api: str) -> User:
 
 
 GROUP_COMMANDS = ("play", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help")
-PRIVATE_COMMANDS = ("start", "play", "hand", "surrender", "stats", "history", "top", "rules", "lang", "help")
+PRIVATE_COMMANDS = (
+    "start", "play", "hand", "surrender", "stats", "history", "replay", "top", "rules", "lang", "help",
+)  # fmt: skip
 
 
 def create_bot(settings: Settings) -> Bot:

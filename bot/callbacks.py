@@ -90,3 +90,13 @@ class SettingsCb(CallbackData, prefix="cfg"):
 
     f: str
     v: str
+
+
+class ReplayCb(CallbackData, prefix="rp"):
+    """A replay's button: the match, the position it was pressed at (deal and step, from 0) and where it goes
+    (``bot.replays.GOES``); a match's button in the /replay list opens its replay (``g`` = ``o``)."""
+
+    m: str
+    d: int
+    s: int
+    g: str

@@ -36,10 +36,18 @@ class StoredDeal(BaseModel):
     """The stock in drawing order, as two-digit tiles."""
     a: str = ""
     """The actions so far, space-joined."""
+    x: str = ""
+    """The deal's secret in hex (engine/fairness.py); '' in a deal dealt before deals had secrets."""
+    y: str = ""
+    """The match key in hex, which derives the next deals' secrets: only in the match's current deal, never in a
+    finished deal's copy (its secret is shown; the key never is)."""
 
     @classmethod
     def of(cls, match: Match) -> StoredDeal:
-        return cls.of_deal(match.deal)
+        """The match's current deal, with the match key that deals the next."""
+        stored = cls.of_deal(match.deal)
+        key = match.deal.key
+        return stored if key is None else stored.model_copy(update={"y": key.hex()})
 
     @classmethod
     def of_deal(cls, deal: Deal) -> StoredDeal:
@@ -54,6 +62,7 @@ class StoredDeal(BaseModel):
             h="".join(rec["hands"][0]) + "".join(rec["hands"][1]),
             k="".join(rec["stock"]),
             a=" ".join(rec["actions"]),
+            x=rec.get("secret", ""),
         )
 
     def to_match(self) -> Match:
@@ -73,5 +82,7 @@ class StoredDeal(BaseModel):
             "actions": self.a.split(),
             "match_score": list(self.b),
             "game_points": [0, 0],
+            "secret": self.x,
+            "key": self.y,
         }
         return Match(Deal.from_record(record))

@@ -258,9 +258,7 @@ class Outbox:
         if len(lane.shown) > SHOWN_PER_CHAT:
             del lane.shown[next(iter(lane.shown))]
 
-    def edit(
-        self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int | None = None
-    ) -> None:
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int | None = None) -> None:
         """Schedule an edit; a newer one of the same message replaces it while it waits."""
         lane = self._lane(chat_id)
         if version is None:

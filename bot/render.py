@@ -85,7 +85,10 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     """The group's table message for the deal (``view`` is the seat-less table view)."""
     assert view.seat is None, "the table renders the table view only"
     game = game_of(view)
-    lines = [tr("table-title", game=game_name(tr, view.preset), deal=view.deal), _score_line(tr, record, view)]
+    lines = [tr("table-title", game=game_name(tr, view.preset), deal=view.deal)]
+    if view.commitment is not None:
+        lines.append(tr("table-commitment", hash=view.commitment))
+    lines.append(_score_line(tr, record, view))
     lines += game.table_lines(tr, record, view)
     lines += _trick_lines(tr, record, view)
     lines += game.tally_lines(tr, record, view)
@@ -115,6 +118,12 @@ def panel_text(
     game = game_of(view)
     lines += [
         tr("panel-title", game=game_name(tr, view.preset), deal=view.deal, opponent=name(record, other)),
+    ]
+    if view.commitment is not None:
+        # The group's table may skip a state when the group's budget is spent; a panel shows every deal before its
+        # player acts in it, so each player reads the commitment before the deal is played.
+        lines.append(tr("table-commitment", hash=view.commitment))
+    lines += [
         tr("panel-score", me=view.score[seat], them=view.score[other], target=view.target),
     ]
     lines += game.panel_lines(tr, record, view)
@@ -159,8 +168,9 @@ def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
 def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
     """The message posted when a deal ends: points, game points and why."""
     view = deal.view(None)
+    secret = [] if view.secret is None else [tr("deal-secret", secret=view.secret)]
     if view.end is DealEnd.ALL_PASSED:
-        return tr("deal-all-passed", name=name(record, deal.first))
+        return "\n".join([tr("deal-all-passed", name=name(record, deal.first)), *secret])
     pa, pb = view.points
     lines = [
         tr(
@@ -176,7 +186,7 @@ def deal_result_text(tr: Translator, record: MatchRecord, deal: Deal) -> str:
         lines.append(tr("deal-no-points"))
     lines += [award_text(tr, record, view, award) for award in view.awards]
     lines.append(tr("deal-score", a=name(record, 0), b=name(record, 1), sa=view.score[0], sb=view.score[1]))
-    return "\n".join(lines)
+    return "\n".join(lines + secret)
 
 
 def award_text(tr: Translator, record: MatchRecord, view: View, award: Award) -> str:
@@ -198,10 +208,12 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
     return tr("match-won", name=name(record, w), sw=sw, sl=sl)
 
 
-def result_caption(tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None) -> str:
-    """The group's match result (``group_result_text``) and ``line`` under it (what became of the rematch)."""
-    text = group_result_text(tr, record, summary)
-    return text if line is None else f"{text}\n{line}"
+def result_caption(
+    tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None, *, link: str | None = None
+) -> str:
+    """The group's match result (``group_result_text``), ``link`` (to the match's replay) and ``line`` under
+    it (what became of the rematch)."""
+    return "\n".join(part for part in (group_result_text(tr, record, summary), link, line) if part is not None)
 
 
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
@@ -300,8 +312,11 @@ def signed(change: int) -> str:
     return f"+{change}" if change > 0 else f"{MINUS}{-change}" if change < 0 else "0"
 
 
-def private_result_text(tr: Translator, record: MatchRecord, summary: Summary, seat: int) -> str:
-    """What a player reads under the match card in private: won or lost, the score, their own rating change."""
+def private_result_text(
+    tr: Translator, record: MatchRecord, summary: Summary, seat: int, *, link: str | None = None
+) -> str:
+    """What a player reads under the match card in private: won or lost, the score, their own rating change;
+    ``link`` (to the match's replay) under it."""
     won = summary.winner == seat
     lines = [
         tr(
@@ -316,6 +331,8 @@ def private_result_text(tr: Translator, record: MatchRecord, summary: Summary, s
         change = summary.rating_change if won else -summary.rating_change
         rating = summary.ratings[0 if won else 1]
         lines.append(tr("card-private-rating", rating=str(rating), change=signed(change)))
+    if link is not None:
+        lines.append(link)
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
-"""``python -m engine selfplay|replay|arena|play``: self-play, replays, computer against computer, you against it."""
+"""``python -m engine selfplay|replay|arena|deal|play``: self-play, replays, computer against computer, the deal a
+secret gives, you against it."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from engine.actions import Action, Kind
 from engine.ai import LEVELS, choose
 from engine.arena import arena
 from engine.deal import Deal
+from engine.fairness import parse_secret
 from engine.games import GAMES, View, game_of
 from engine.match import Match
 from engine.rules import PRESETS, find_preset, presets_of
 from engine.selfplay import replay, selfplay
-from engine.tiles import SUIT_NAMES
+from engine.tiles import NOTATION, SUIT_NAMES, format_mask
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     duel.add_argument("--matches", type=int, default=100)
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not change)")
+    dealt = sub.add_parser("deal", help="the deal a secret gives (docs/fairness.md): one JSON line")
+    _game_arguments(dealt)
+    dealt.add_argument("--secret", required=True, help="the deal's secret, 64 hex digits, as its result showed it")
+    dealt.add_argument("--first", type=int, choices=(0, 1), default=0, help="the seat that opens the deal (42)")
     human = sub.add_parser("play", help="play a match against the computer in this terminal")
     _game_arguments(human)
     human.add_argument("--level", choices=LEVELS, default="normal")
@@ -54,6 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     preset = args.preset or presets_of(args.game)[0]
     if PRESETS[preset].game != args.game:
         parser.error(f"preset {preset} is not a {args.game} preset")
+    if args.command == "deal":
+        try:
+            secret = parse_secret(args.secret)
+        except ValueError as error:
+            parser.error(f"--secret: {error}")
+        print(json.dumps(deal_facts(Deal.from_secret(find_preset(preset), secret, args.first))))
+        return 0
     if args.command == "selfplay":
         with open(args.log, "w", encoding="utf-8") if args.log else nullcontext() as log:
             figures = selfplay(preset, args.matches, args.seed, log, args.target)
@@ -70,6 +83,22 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=list(GAMES), default="bingo")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="default: the game's first preset")
     parser.add_argument("--target", type=int, help="game points that win a match (default: the preset's)")
+
+
+def deal_facts(deal: Deal) -> dict[str, object]:
+    """What ``python -m engine deal`` prints: the commitment, both hands, the stock in drawing order and, in
+    Bingo, the trump indicator (the stock's last tile)."""
+    facts: dict[str, object] = {
+        "game": deal.game,
+        "preset": deal.rules.name,
+        "commitment": deal.commitment,
+        "first": deal.first,
+        "hands": [format_mask(h) for h in deal.start_hands],
+        "stock": [NOTATION[t] for t in deal.stock],
+    }
+    if deal.game == "bingo":
+        facts["indicator"] = NOTATION[deal.stock[-1]]
+    return facts
 
 
 # -- playing in the terminal -------------------------------------------------

@@ -141,6 +141,10 @@ class BingoView:
     """The trump indicator as everyone saw it turned up, wherever it is now (face down after a close, in a hand)."""
     indicator_holder: int | None = None
     """The seat that drew the indicator, for all to see; None while it is in the reserve."""
+    commitment: str | None = None
+    """The first 16 hex digits of SHA-256 of the deal's secret, shown from the deal's start (None: no secret)."""
+    secret: str | None = None
+    """The deal's secret in hex, once the deal is over (engine/fairness.py)."""
 
 
 class BingoDeal(Deal):
@@ -399,6 +403,8 @@ class BingoDeal(Deal):
             history=self.history_view(),
             indicator_seen=TILES[self.indicator],
             indicator_holder=self.indicator_holder if self.indicator_holder >= 0 else None,
+            commitment=self.commitment,
+            secret=self.revealed,
         )
 
 

@@ -9,11 +9,11 @@ deal record (RULES.md section 4), and ``from_record`` replays it.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.actions import PLAY, Action
+from engine.fairness import commitment, deal_secret, parse_secret, shuffled
 from engine.outcomes import Award, DealEnd, IllegalAction, Refusal
 from engine.rules import RuleSet, find_preset
 from engine.tiles import FULL_SET, NOTATION, TILE_COUNT, TILES, Tile, format_mask, parse_index, parse_mask
@@ -72,12 +72,14 @@ class Deal:
         "first",
         "hands",
         "history",
+        "key",
         "last_trick",
         "lead",
         "number",
         "points",
         "rules",
         "score",
+        "secret",
         "seed",
         "start_hands",
         "stock",
@@ -90,6 +92,10 @@ class Deal:
     target: int
     seed: int
     number: int
+    secret: bytes | None
+    """The secret this deal was shuffled from (engine/fairness.py); None for a deal given by its hands."""
+    key: bytes | None
+    """The match key the next deal's secret is derived from; None when not known (a published record)."""
     first: int
     score: list[int]
     """The match score, this deal's game points included as they are given."""
@@ -124,6 +130,8 @@ class Deal:
         target: int | None = None,
         seed: int = 0,
         number: int = 1,
+        secret: bytes | None = None,
+        key: bytes | None = None,
     ) -> None:
         if rules.game != self.game:
             raise ValueError(f"{rules.name} is not a {self.game} rule set")
@@ -140,6 +148,8 @@ class Deal:
         self.target = rules.target if target is None else target
         self.seed = seed
         self.number = number
+        self.secret = secret
+        self.key = key
         self.first = first
         self.score = list(score)
         self.start_hands = (hands[0], hands[1])
@@ -165,7 +175,7 @@ class Deal:
     def deal(
         cls,
         rules: RuleSet,
-        rng: random.Random,
+        key: bytes,
         first: int,
         *,
         score: tuple[int, int] = (0, 0),
@@ -173,13 +183,34 @@ class Deal:
         seed: int = 0,
         number: int = 1,
     ) -> Deal:
-        """Shuffle with ``rng`` and deal: 7 tiles each, the other 14 form the stock."""
-        order = list(range(TILE_COUNT))
-        rng.shuffle(order)
+        """Deal ``number`` of the match with ``key``: shuffled from its secret (engine/fairness.py), 7 tiles
+        each, the other 14 form the stock."""
+        secret = deal_secret(key, number)
+        order = shuffled(secret, TILE_COUNT)
         game_cls = _deal_class(rules.game)
         hands = game_cls._hands_from_order(order, first)
         stock = tuple(order[2 * HAND_SIZE :])
-        return game_cls(rules, hands, stock, first, score=score, target=target, seed=seed, number=number)
+        return game_cls(
+            rules, hands, stock, first, score=score, target=target, seed=seed, number=number, secret=secret, key=key
+        )
+
+    @classmethod
+    def from_secret(cls, rules: RuleSet, secret: bytes, first: int = 0) -> Deal:
+        """The deal a secret gives (its number and score unknown: deal 1 at 0:0)."""
+        order = shuffled(secret, TILE_COUNT)
+        game_cls = _deal_class(rules.game)
+        hands = game_cls._hands_from_order(order, first)
+        return game_cls(rules, hands, tuple(order[2 * HAND_SIZE :]), first, secret=secret)
+
+    @property
+    def commitment(self) -> str | None:
+        """What the table shows of the secret before the deal ends (None: no secret)."""
+        return None if self.secret is None else commitment(self.secret)
+
+    @property
+    def revealed(self) -> str | None:
+        """The secret in hex once the deal is over; None before (and for a deal without a secret)."""
+        return self.secret.hex() if self.secret is not None and self.end is not None else None
 
     @staticmethod
     def _hands_from_order(order: list[int], first: int) -> tuple[int, int]:
@@ -245,7 +276,8 @@ class Deal:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in _all_slots(type(self)))
+        # The match key is not the deal's: a deal rebuilt from its record (which never holds the key) is the same.
+        return all(getattr(self, n) == getattr(other, n) for n in _all_slots(type(self)) if n != "key")
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -318,6 +350,7 @@ class Deal:
             "target": self.target,
             "seed": self.seed,
             "deal": self.number,
+            **({"secret": self.secret.hex()} if self.secret is not None else {}),
             "hands": [format_mask(self.start_hands[0]), format_mask(self.start_hands[1])],
             "stock": [NOTATION[t] for t in self.stock],
             "first": self.first,
@@ -355,6 +388,8 @@ class Deal:
             target=int(record.get("target", rules.target)),
             seed=int(record.get("seed", 0)),
             number=int(record.get("deal", 1)),
+            secret=parse_secret(record["secret"]) if record.get("secret") else None,
+            key=parse_secret(record["key"]) if record.get("key") else None,
         )
         if replay_actions:
             for text in record["actions"]:
@@ -364,7 +399,20 @@ class Deal:
     def mismatches(self, record: dict[str, Any]) -> list[str]:
         """Fields of ``record`` whose recorded value differs from this deal's."""
         mine = self.record()
-        return [k for k in ("points", "tricks", "game_points", "match_score") if k in record and record[k] != mine[k]]
+        wrong: list[str] = [
+            k for k in ("points", "tricks", "game_points", "match_score") if k in record and record[k] != mine[k]
+        ]
+        if self.secret is not None and not self.dealt_from_secret():
+            wrong.append("secret")
+        return wrong
+
+    def dealt_from_secret(self) -> bool:
+        """The hands and the stock are what the deal's secret gives (True when there is no secret to check)."""
+        if self.secret is None:
+            return True
+        order = shuffled(self.secret, TILE_COUNT)
+        hands = self._hands_from_order(order, self.first)
+        return hands == self.start_hands and tuple(order[2 * HAND_SIZE :]) == self.stock
 
 
 def _deal_class(game: str) -> type[Deal]:

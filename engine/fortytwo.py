@@ -109,6 +109,10 @@ class FortyTwoView:
     game: str = "42"
     history: tuple[TrickView, ...] = ()
     """Every settled trick of the deal in order (the table watched them all): the draw phase's first."""
+    commitment: str | None = None
+    """The first 16 hex digits of SHA-256 of the deal's secret, shown from the deal's start (None: no secret)."""
+    secret: str | None = None
+    """The deal's secret in hex, once the deal is over (engine/fairness.py)."""
 
 
 class FortyTwoDeal(Deal):
@@ -306,6 +310,8 @@ class FortyTwoDeal(Deal):
             end=self.end,
             awards=tuple(self.awards),
             history=self.history_view(),
+            commitment=self.commitment,
+            secret=self.revealed,
         )
 
 

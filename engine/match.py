@@ -7,13 +7,9 @@ from typing import Any
 
 from engine.actions import Action
 from engine.deal import Deal
+from engine.fairness import seeded_key
 from engine.outcomes import DealEnd, IllegalAction, Refusal
 from engine.rules import RuleSet, find_preset
-
-
-def deal_rng(seed: int, number: int) -> random.Random:
-    """The generator that shuffles deal ``number`` of the match ``seed``."""
-    return random.Random(f"{seed}/{number}")
 
 
 def next_first(deal: Deal) -> int:
@@ -25,8 +21,11 @@ class Match:
     """The current deal of a match; the match score lives in the deal.
 
     The first seat of the match is drawn by lot from the seed, and every deal
-    is shuffled by :func:`deal_rng`, so a match is determined by its rules,
-    seed and actions.
+    is shuffled from its own secret, derived from the match key
+    (:mod:`engine.fairness`), so a match is determined by its rules, seed,
+    key and actions. A match made from a seed alone has the key
+    :func:`~engine.fairness.seeded_key` of the seed; the bot draws its keys
+    at random.
     """
 
     __slots__ = ("deal",)
@@ -35,14 +34,24 @@ class Match:
         self.deal = deal
 
     @classmethod
-    def new(cls, rules: RuleSet | str, seed: int, target: int | None = None, *, first: int | None = None) -> Match:
+    def new(
+        cls,
+        rules: RuleSet | str,
+        seed: int,
+        target: int | None = None,
+        *,
+        first: int | None = None,
+        key: bytes | None = None,
+    ) -> Match:
         """A match's first deal; the seat that acts first in it is drawn by lot from the seed unless ``first``
-        names it (a rematch: the other player opens)."""
+        names it (a rematch: the other player opens). ``key`` (32 bytes) derives every deal's secret; without
+        it, the seed's :func:`~engine.fairness.seeded_key`."""
         if isinstance(rules, str):
             rules = find_preset(rules)
         if first is None:
             first = random.Random(f"{seed}/lot").randrange(2)
-        return cls(Deal.deal(rules, deal_rng(seed, 1), first, target=target, seed=seed, number=1))
+        key = seeded_key(seed) if key is None else key
+        return cls(Deal.deal(rules, key, first, target=target, seed=seed, number=1))
 
     @property
     def rules(self) -> RuleSet:
@@ -89,9 +98,10 @@ class Match:
             return None
         if not deal.match_over:
             seed, number = deal.seed, deal.number + 1
+            # A deal rebuilt without its match key (an old record) goes on with its seed's key.
             self.deal = Deal.deal(
                 deal.rules,
-                deal_rng(seed, number),
+                deal.key or seeded_key(seed),
                 next_first(deal),
                 score=(deal.score[0], deal.score[1]),
                 target=deal.target,
@@ -111,8 +121,11 @@ class Match:
     __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form: the current deal's record."""
-        return self.deal.record()
+        """JSON-able form: the current deal's record, with the match key that deals the next ones."""
+        record = self.deal.record()
+        if self.deal.key is not None:
+            record["key"] = self.deal.key.hex()
+        return record
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:

@@ -33,7 +33,7 @@ from typing import TypeVar
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import keyboards, render
+from bot import keyboards, render, replays
 from bot.codec import StoredDeal
 from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
@@ -134,7 +134,8 @@ class Passes:
         elif (summary := messages.summary) is not None:
             # A match someone won is offered again (``bot.services.rematches``): the button under its result.
             markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
-            caption = render.result_caption(tr, record, summary)
+            link = replays.replay_link(tr, self.bot_username, record.id)
+            caption = render.result_caption(tr, record, summary, link=link)
             shown, photo = await self._to_group(
                 record,
                 messages,
@@ -257,7 +258,8 @@ class Passes:
             return
         if summary.winner is not None and record.chat_id != player.id:
             tr = self.i18n[record.lang_of(seat)]
-            text = render.private_result_text(tr, record, summary, seat)
+            link = replays.replay_link(tr, self.bot_username, record.id)
+            text = render.private_result_text(tr, record, summary, seat, link=link)
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
             try:
                 await self._card(record, summary, player.id, text, tr, silent=quiet)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.codec import StoredDeal
 from bot.games import bingo, fortytwo
 from bot.games.base import Button, GameModule, MoveButton, SettingButton, rows_of, tricks_line
-from bot.codec import StoredDeal
 from bot.models import DealLine, MomentRecord
 from engine import Deal
 from engine.games import HasGame

@@ -78,6 +78,11 @@ class GameModule(abc.ABC, Generic[V, R]):
         """A panel's lines of the game's own state, under the score (above the last trick)."""
         return []
 
+    def replay_lines(self, tr: Translator, record: MatchRecord, seats: tuple[V, V]) -> list[str]:
+        """A replay's lines of what the table does not show but each seat sees of its own (``seats``: both
+        seats' views of the deal at the step shown; the match is over, so nothing is secret)."""
+        return []
+
     def shown_last_trick(self, view: V) -> TrickView | None:
         """The last trick the table and the panels show."""
         return view.last_trick

@@ -30,6 +30,7 @@ class Bingo(GameModule[BingoView, BingoRules]):
         "settings-target", "reason-reached_goal", "reason-schneider", "reason-no_trick", "reason-closer_failed",
         "reason-closer_failed_penalty", "reason-reached_goal_after_close", "reason-claim",
         "reason-bingo_takes_trump_double", "card-moment-bingo", "card-moment-claim", "card-moment-close",
+        "table-points",
     )  # fmt: skip
 
     def _common(self, tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
@@ -72,6 +73,11 @@ class Bingo(GameModule[BingoView, BingoRules]):
 
     def tally_lines(self, tr: Translator, record: MatchRecord, view: BingoView) -> list[str]:
         return [tricks_line(tr, record, view.tricks)]
+
+    def replay_lines(self, tr: Translator, record: MatchRecord, seats: tuple[BingoView, BingoView]) -> list[str]:
+        """Each seat's points so far (the table sees them only once the deal is over)."""
+        pa, pb = seats[0].points[0] or 0, seats[1].points[1] or 0
+        return [tr("table-points", a=name(record, 0), b=name(record, 1), pa=pa, pb=pb)]
 
     def turn_line(self, tr: Translator, record: MatchRecord, view: BingoView) -> str | None:
         if view.choosing and view.indicator is not None and view.turn is not None:

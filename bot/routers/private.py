@@ -23,6 +23,7 @@ from bot.routers.common import (
     preset_words,
     unknown_game,
 )
+from bot.routers.replay import open_replay
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
@@ -40,7 +41,8 @@ async def start(
     tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
-    """``/start``; ``/start j_<challenge>`` joins a challenge; ``/start m_<match>`` sends your panel."""
+    """``/start``; ``/start j_<challenge>`` joins a challenge; ``/start m_<match>`` sends your panel;
+    ``/start r_<match>`` opens a finished match's replay."""
     user = message.from_user
     if user is None:
         return
@@ -60,6 +62,10 @@ async def start(
         log_ctx["match"] = match_id
         if not await resend_panel(match_id, user.id, records, presenter):
             await message.answer(tr("error-no-match"))
+        return
+    if payload.startswith("r_") and message.bot is not None:
+        log_ctx.update(match=payload[2:], action="replay")
+        await open_replay(message.chat.id, message.bot, payload[2:], records, tr)
         return
     await message.answer(tr("start-welcome"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
 

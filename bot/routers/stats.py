@@ -9,15 +9,17 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message, User
 
-from bot import render
+from bot import render, replays
 from bot.i18n import I18n, Translator
 from bot.models import LANGS, LEVELS, Standing, Summary
 from bot.pictures import build as pictures
 from bot.pictures.painter import Painter, caption_fits
+from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, preset_words, replied, unknown_game
 from bot.routers.group import USERNAME
 from bot.services.chats import Chats
 from bot.services.results import Results
+from bot.services.terms import Terms
 
 log = logging.getLogger(__name__)
 TOP = 10
@@ -230,8 +232,8 @@ async def own_stats(message: Message, user: User, results: Results, tr: Translat
     await message.answer(text)
 
 
-async def history(message: Message, results: Results, tr: Translator) -> None:
-    """The chat's last ten finished matches (in private: your own)."""
+async def history(message: Message, results: Results, terms: Terms, presenter: Presenter, tr: Translator) -> None:
+    """The chat's last ten finished matches (in private: your own), each still kept with a link to its replay."""
     if message.chat.type in GROUP_TYPES:
         rows = await results.history(chat_id=message.chat.id, limit=HISTORY)
     else:
@@ -239,7 +241,13 @@ async def history(message: Message, results: Results, tr: Translator) -> None:
     if not rows:
         await message.answer(tr("history-empty"))
         return
-    await message.answer("\n".join([tr("history-title")] + [summary_line(tr, s) for s in rows]))
+    lines = [tr("history-title")]
+    for row in rows:
+        line = summary_line(tr, row)
+        if row.finished + terms.finished_ttl > results.clock():
+            line += " " + tr("history-replay", url=replays.replay_url(presenter.bot_username, row.id))
+        lines.append(line)
+    await message.answer("\n".join(lines))
 
 
 async def rules(message: Message, command: CommandObject, chats: Chats, i18n: I18n, tr: Translator) -> None:

@@ -116,7 +116,5 @@ class Services:
             challenges=challenges,
             results=Results(stores.results, clock=clock.time),
             seats=seats,
-            rematches=Rematches(
-                challenges, stores.challenges, stores.matches, records, terms, clock=clock.time
-            ),
+            rematches=Rematches(challenges, stores.challenges, stores.matches, records, terms, clock=clock.time),
         )

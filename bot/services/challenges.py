@@ -28,6 +28,7 @@ from bot.storage.challenges import Accepted, ChallengeStore, Opened
 from bot.storage.keys import challenge_id as new_challenge_id
 from bot.storage.matches import MatchStore
 from engine import Match, find_preset
+from engine.fairness import SECRET_BYTES
 
 MAX_ATTEMPTS = 5
 ACCEPT_CHECK = 5.0
@@ -209,8 +210,14 @@ class Challenges:
                 raise Rejected(Rejection.NOT_INVITED)
             if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
                 raise Rejected(Rejection.NOT_INVITED)
+        # Every deal is shuffled from a secret derived from a key nobody sees (engine/fairness.py): drawn from the
+        # system's generator, or, for a match made from a given seed (tests), the seed's.
         match = Match.new(
-            challenge.preset, secrets.randbits(63) if seed is None else seed, challenge.target, first=challenge.opener
+            challenge.preset,
+            secrets.randbits(63) if seed is None else seed,
+            challenge.target,
+            first=challenge.opener,
+            key=secrets.token_bytes(SECRET_BYTES) if seed is None else None,
         )
         settings = await self.chats.settings(challenge.chat_id)
         clock = settings.turn_clock(self.terms.turn_timeout) if challenge.clock is None else challenge.clock

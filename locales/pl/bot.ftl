@@ -109,12 +109,13 @@ btn-open-bot = 🤖 Otwórz bota
 ## Table (group)
 
 table-title = <b>{ $game }</b> · rozdanie { $deal }
+table-commitment = 🔒 Odcisk rozdania: <code>{ $hash }</code>
 table-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b> · do { $target }
 table-trump = Atu: { suit } { $tile }
 table-trump-hidden = Atu: { suit }
 table-reserve = W talonie: { tiles }
 table-reserve-empty = Talon pusty — teraz trzeba dokładać do koloru.
-table-closed = 🔒 Talon zamknięty — { $name } musi zdobyć 70.{ $playing ->
+table-closed = 🚧 Talon zamknięty — { $name } musi zdobyć 70.{ $playing ->
     [yes] {" "}Teraz trzeba dokładać do koloru.
    *[no] {""}
 }
@@ -171,7 +172,7 @@ claim-value = { $gp ->
        *[many] dużych pkt
     }
 }
-btn-close = 🔒 Zamknij talon
+btn-close = 🚧 Zamknij talon
 btn-take-indicator = Weź { $tile }
 btn-take-hidden = Weź zakryty
 btn-pass = Pas
@@ -234,6 +235,7 @@ deal-result = <b>Rozdanie { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
 deal-no-points = Nikt nie zdobył 70 — bez dużych punktów.
 deal-all-passed = Dwa pasy — rozdanie od nowa. Znowu zaczyna: { $name }.
 deal-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
+deal-secret = 🔑 Klucz rozdania: <code>{ $secret }</code> — nim sprawdzisz rozkład
 reason-reached_goal = { $name } +{ $gp }: zdobyto 70 punktów, rywal ma { $threshold } { $threshold ->
     [one] punkt
     [few] punkty

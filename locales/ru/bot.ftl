@@ -109,12 +109,13 @@ btn-open-bot = 🤖 Открыть бота
 ## Table (group)
 
 table-title = <b>{ $game }</b> · партия { $deal }
+table-commitment = 🔒 Отпечаток партии: <code>{ $hash }</code>
 table-score = Счёт матча: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b> · до { $target }
 table-trump = Козыри: { suit } { $tile }
 table-trump-hidden = Козыри: { suit }
 table-reserve = В резерве: { tiles }
 table-reserve-empty = Резерв пуст — теперь ходим в масть.
-table-closed = 🔒 Резерв закрыт — { $name } обязуется набрать 70.{ $playing ->
+table-closed = 🚧 Резерв закрыт — { $name } обязуется набрать 70.{ $playing ->
     [yes] {" "}Теперь ходим в масть.
    *[no] {""}
 }
@@ -170,7 +171,7 @@ claim-value = { $gp ->
        *[other] зачётных
     }
 }
-btn-close = 🔒 Закрыть резерв
+btn-close = 🚧 Закрыть резерв
 btn-take-indicator = Взять { $tile }
 btn-take-hidden = Взять закрытый
 btn-pass = Пас
@@ -233,6 +234,7 @@ deal-result = <b>Партия { $deal }</b>: { $a } — { $pa }, { $b } — { $p
 deal-no-points = Никто не набрал 70 — зачётных очков нет.
 deal-all-passed = Два паса — пересдача. Первая рука снова: { $name }.
 deal-score = Счёт матча: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
+deal-secret = 🔑 Ключ партии: <code>{ $secret }</code> — по нему можно проверить расклад
 reason-reached_goal = { $name } +{ $gp }: 70 очков набрано, у соперника { $threshold } { $threshold ->
     [one] очко
     [few] очка

@@ -37,4 +37,3 @@ async def test_every_action_packs_as_aiogram_does(preset: str) -> None:
 )
 async def test_other_data_is_not_a_move(data: str) -> None:
     assert await move_filter(query(data)) is False
-

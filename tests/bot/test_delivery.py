@@ -20,7 +20,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import SendMessage
 
-from bot import keyboards, render
+from bot import keyboards, render, replays
 from bot.delivery import Delivery, Ledger, Passes
 from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
@@ -374,7 +374,8 @@ class TestMove:
         assert group[-2].kind == "edit_now" and group[-2].text == render.table_text(TR, record, match.deal.view(None))
         for seat, player in enumerate(record.players):
             card = world.outbox.to(player.id)[-1]
-            assert (card.kind, card.text) == ("send", render.private_result_text(TR, record, summary, seat))
+            link = replays.replay_link(TR, BOT_USERNAME, record.id)
+            assert (card.kind, card.text) == ("send", render.private_result_text(TR, record, summary, seat, link=link))
             assert card.silent is (seat == last)
         assert messages.cards == (True, True) and messages.posts == []
         assert await due(world) == []

@@ -117,6 +117,7 @@ class TestPainter:
         finally:
             await painter.close()
 
+
 BOT_KILLED = """
 import asyncio, os, signal
 from bot.pictures.cards import RatingChart

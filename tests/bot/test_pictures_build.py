@@ -58,9 +58,7 @@ class TestMatchCard:
         result = await services.moves.surrender(record.id, ALA.id)
         summary = (await services.stores.matches.messages(record.id)).summary
         assert summary is not None
-        lines = tuple(
-            DealLine(n=n, g=(1, 0), m=(MomentRecord(k="bingo", s=0, t=("00", "55")),)) for n in range(1, 5)
-        )
+        lines = tuple(DealLine(n=n, g=(1, 0), m=(MomentRecord(k="bingo", s=0, t=("00", "55")),)) for n in range(1, 5))
         # A picture draws characters, not HTML: a name is not escaped.
         players = (Player(id=ALA.id, name="A & <B>"), BOB)
         ended = result.record.model_copy(update={"log": lines, "players": players})
@@ -128,4 +126,3 @@ class TestRatingChart:
         chart = build.rating_chart(tr, "Ala", log, in_chat=True)
         assert chart is not None
         assert chart.summary == tr("chart-summary", rating="1501", best="1501", n=len(log))
-

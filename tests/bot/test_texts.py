@@ -23,7 +23,8 @@ NAMES = [("Аня", "Piotr"), ("Player 2", "<b>&"), ("Piotr", "Аня")]
 
 def expected_ru(A: str, B: str) -> dict[str, str]:
     return {
-        "challenge-anyone": (f"🎲 <b>{A}</b> ищет соперника: Бинго, до 8 зачётных очков.\nВызов действует 10 минут."
+        "challenge-anyone": (
+            f"🎲 <b>{A}</b> ищет соперника: Бинго, до 8 зачётных очков.\nВызов действует 10 минут."
             "\nНе хочешь ждать? Автор вызова может сыграть с компьютером — кнопки 🤖 ниже."
         ),
         "challenge-invite": (
@@ -78,7 +79,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"<b>Бинго</b> · партия 1\n"
             f"Счёт матча: {A} — <b>0</b>, {B} — <b>0</b> · до 8\n"
             f"Козыри: шестёрки\n"
-            f"🔒 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
+            f"🚧 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
             f"📣 {A} объявляет 3 дубля: [6|6] [5|5] [4|4] — засчитано\n"
             f"На столе: {A} [4|3]\n"
             f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
@@ -89,7 +90,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"<b>Бинго</b> · партия 1 · соперник: {A}\n"
             f"Счёт матча: ты <b>0</b>, соперник <b>0</b> · до 8\n"
             f"Козыри: шестёрки\n"
-            f"🔒 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
+            f"🚧 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
             f"Твои очки: <b>0</b>/70 · взятки: ты 0, соперник 1\n"
             f"Соперник показал: [6|6] [5|5] [4|4]\n"
             f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
@@ -100,7 +101,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"<b>Бинго</b> · партия 1 · соперник: {A}\n"
             "Счёт матча: ты <b>0</b>, соперник <b>0</b> · до 8\n"
             "Козыри: шестёрки\n"
-            f"🔒 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
+            f"🚧 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
             "Твои очки: <b>0</b>/70 · взятки: ты 0, соперник 1\n"
             "Соперник показал: [6|6] [5|5] [4|4]\n"
             f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
@@ -231,7 +232,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"<b>Bingo</b> · rozdanie 1\n"
             f"Wynik meczu: {A} — <b>0</b>, {B} — <b>0</b> · do 8\n"
             f"Atu: szóstki\n"
-            f"🔒 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
+            f"🚧 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
             f"📣 {A} deklaruje 3 dublety: [6|6] [5|5] [4|4] — zaliczone\n"
             f"Na stole: {A} [4|3]\n"
             f"Poprzednia lewa: {A} [6|6] · {B} [4|1] → {A}\n"
@@ -242,7 +243,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"<b>Bingo</b> · rozdanie 1 · rywal: {A}\n"
             f"Wynik meczu: ty <b>0</b>, rywal <b>0</b> · do 8\n"
             f"Atu: szóstki\n"
-            f"🔒 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
+            f"🚧 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
             f"Twoje punkty: <b>0</b>/70 · lewy: ty 0, rywal 1\n"
             f"Rywal pokazał: [6|6] [5|5] [4|4]\n"
             f"Poprzednia lewa: {A} [6|6] · {B} [4|1] → {A}\n"
@@ -253,7 +254,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"<b>Bingo</b> · rozdanie 1 · rywal: {A}\n"
             "Wynik meczu: ty <b>0</b>, rywal <b>0</b> · do 8\n"
             "Atu: szóstki\n"
-            f"🔒 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
+            f"🚧 Talon zamknięty — {A} musi zdobyć 70. Teraz trzeba dokładać do koloru.\n"
             "Twoje punkty: <b>0</b>/70 · lewy: ty 0, rywal 1\n"
             "Rywal pokazał: [6|6] [5|5] [4|4]\n"
             f"Poprzednia lewa: {A} [6|6] · {B} [4|1] → {A}\n"

@@ -13,7 +13,9 @@ from tests.engine.helpers import deal_from, play
 BINGO_HANDS = ("66 55 44 61 52 43 31", "65 64 63 54 53 42 41")
 BINGO_STOCK = "00 10 11 20 21 22 30 32 33 40 50 51 60 62"
 """A Bingo deal where the first player declares three doubles, wins the trick and closes the reserve."""
-FORTYTWO_SEED = 5
+FORTYTWO_HANDS = ("63 41 55 10 65 21 53", "33 43 30 32 61 20 31")
+FORTYTWO_STOCK = "44 50 40 52 22 11 42 51 54 62 60 64 66 00"
+"""A 42 deal the second seat opens (the first match seed 5 dealt before deals had secrets)."""
 
 
 def record_of(deal: Deal, a: str, b: str, *, turn_timeout: int = 0) -> MatchRecord:
@@ -31,7 +33,7 @@ def record_of(deal: Deal, a: str, b: str, *, turn_timeout: int = 0) -> MatchReco
 
 def forty_two_in_play() -> Deal:
     """A 42 deal after its draw: the first seat bids 30, the other passes, blanks are trumps, one trick played."""
-    deal = Match.new("42", seed=FORTYTWO_SEED).deal
+    deal = deal_from("42", FORTYTWO_HANDS, FORTYTWO_STOCK, 1)
     while deal.view(None).phase.value == "draw":
         deal.play(deal.legal_actions()[0])
     play(deal, "B30 P")
@@ -109,7 +111,7 @@ def render_all(tr: Translator, a: str, b: str) -> dict[str, str]:
     while fortytwo.end is None:
         fortytwo.play(fortytwo.legal_actions()[0])
     out["42-deal-result"] = render.deal_result_text(tr, record, fortytwo)
-    passed = Match.new("42", seed=FORTYTWO_SEED).deal
+    passed = deal_from("42", FORTYTWO_HANDS, FORTYTWO_STOCK, 1)
     while passed.view(None).phase.value == "draw":
         passed.play(passed.legal_actions()[0])
     play(passed, "P P")

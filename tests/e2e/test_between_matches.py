@@ -26,6 +26,7 @@ from bot import render
 from bot.app import App
 from bot.i18n import Translator
 from bot.models import ChatSettings, Lang, SeasonStanding
+from bot.replays import replay_link, replay_url
 from bot.seasons import season_of
 from engine import find_preset
 from tests.e2e import invariants
@@ -181,6 +182,11 @@ class Series:
     def tr(self, lang: Lang) -> Translator:
         return self.app.presenter.i18n[lang]
 
+    def history_row(self, tr: Translator, p: Played) -> str:
+        """A match's row in /history, with the link to its replay (kept: the matches are a moment old)."""
+        url = replay_url(self.app.presenter.bot_username, p.match_id)
+        return tr("history-row", **p.args(tr)) + " " + tr("history-replay", url=url)
+
     def top_lines(self, tr: Translator, scope: int | None) -> list[str]:
         return [
             tr(
@@ -317,7 +323,8 @@ class TestResults:
                 rl=str(p.ratings[1]),
                 d=p.change,
             )
-            assert p.result.text.split("\n")[1:] == [change, in_series], p.match_id
+            link = replay_link(tr, series.app.presenter.bot_username, p.match_id)
+            assert p.result.text.split("\n")[1:] == [change, in_series, link], p.match_id
 
     @pytest.mark.parametrize("chat", [GROUP, PL_GROUP], ids=["russian-group", "polish-group"])
     async def test_last_rating_line_is_the_top(self, series: Series, chat: int) -> None:
@@ -455,7 +462,7 @@ class TestHistory:
     async def test_group(self, series: Series, user: FakeUser, chat: int, lang: Lang) -> None:
         """The chat's matches, newest first, ten at most."""
         tr = series.tr(lang)
-        rows = [tr("history-row", **p.args(tr)) for p in reversed(series.played) if p.chat == chat][:10]
+        rows = [series.history_row(tr, p) for p in reversed(series.played) if p.chat == chat][:10]
         assert len(rows) == (10 if chat == GROUP else 1)
         assert (await ask(series.fake, user, chat, "/history")).text == "\n".join([tr("history-title"), *rows])
 
@@ -463,11 +470,11 @@ class TestHistory:
     async def test_private(self, series: Series, user: FakeUser, lang: Lang) -> None:
         """In private: the user's own matches in every chat, newest first (Ann's end with the one played out)."""
         tr = series.tr(lang)
-        rows = [tr("history-row", **p.args(tr)) for p in reversed(series.played) if user in p.players][:10]
+        rows = [series.history_row(tr, p) for p in reversed(series.played) if user in p.players][:10]
         if user == ANN:
             first = series.played[0]
             assert not first.surrendered and max(first.score) >= find_preset(first.preset).target
-            assert rows[-1] == tr("history-row", **first.args(tr))
+            assert rows[-1] == series.history_row(tr, first)
         assert (await ask(series.fake, user, user.id, "/history")).text == "\n".join([tr("history-title"), *rows])
 
     @pytest.mark.parametrize(("user", "lang"), [(DAN, "ru"), (EWA, "pl")], ids=["russian", "polish"])

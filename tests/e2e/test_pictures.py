@@ -12,6 +12,7 @@ from bot.app import App
 from bot.models import MatchRecord, Summary
 from bot.pictures.cards import CARD_SIZE, CHART_SIZE
 from bot.pictures.painter import Painter
+from bot.replays import replay_link
 from tests.bot.painter_helpers import appears
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -47,6 +48,19 @@ async def ended(app: App, match_id: str) -> tuple[MatchRecord, Summary]:
     return record, summary
 
 
+def caption(app: App, record: MatchRecord, summary: Summary) -> str:
+    """The group's caption of a match's card: its result and the link to its replay."""
+    tr = app.presenter.i18n[record.lang]
+    return render.result_caption(tr, record, summary, link=replay_link(tr, app.presenter.bot_username, record.id))
+
+
+def private(app: App, record: MatchRecord, summary: Summary, seat: int) -> str:
+    """A player's caption of the card in private."""
+    tr = app.presenter.i18n[record.lang_of(seat)]
+    link = replay_link(tr, app.presenter.bot_username, record.id)
+    return render.private_result_text(tr, record, summary, seat, link=link)
+
+
 def result_of(fake: FakeTelegram, chat_id: int, text: str) -> Sent:
     """The one message in the chat with exactly ``text`` (a card's caption, or the text alone)."""
     (found,) = [m for m in fake.chat_messages(chat_id) if m.text == text]
@@ -58,8 +72,7 @@ async def surrendered(fake: FakeTelegram, app: App, loser: FakeUser, winner: Fak
     match_id = await new_match(fake, loser, winner, GROUP)
     await surrender(fake, loser, GROUP, match_id)
     record, summary = await ended(app, match_id)
-    tr = app.presenter.i18n["ru"]
-    return match_id, render.group_result_text(tr, record, summary)
+    return match_id, caption(app, record, summary)
 
 
 class TestMatchCard:
@@ -93,10 +106,10 @@ class TestMatchCard:
             assert not any(m.photo for m in fake.chat_messages(GROUP))
             flag.touch()
             await app.settled()
-            card = result_of(fake, GROUP, render.group_result_text(tr, record, summary))
+            card = result_of(fake, GROUP, caption(app, record, summary))
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
             for seat, user in enumerate((ANN, BOB)):
-                mine = result_of(fake, user.id, render.private_result_text(tr, record, summary, seat))
+                mine = result_of(fake, user.id, private(app, record, summary, seat))
                 assert mine.photo == card.photo
             invariants.within_group_budget(fake, GROUP)
 
@@ -120,9 +133,8 @@ class TestMatchCard:
             await app.settled()
             record, summary = await ended(app, match_id)
             assert result_of(fake, GROUP, text).photo is None
-            tr = app.presenter.i18n["ru"]
             for seat, user in enumerate((ANN, BOB)):
-                assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo is None
+                assert result_of(fake, user.id, private(app, record, summary, seat)).photo is None
             assert match_id not in await app.services.stores.matches.screens_due()  # settled(): the settle included
             painter_of(app).draw = "bot.pictures.draw:draw"
             _, text = await surrendered(fake, app, BOB, ANN)
@@ -165,10 +177,9 @@ class TestMatchCard:
         async with running_bot(fake, prefix) as app:
             await fake.wait_for(lambda: not app.delivery._jobs, what="the deliveries of the new start")
             await app.settled()
-            tr = app.presenter.i18n["ru"]
-            assert result_of(fake, GROUP, render.group_result_text(tr, record, summary)).photo
+            assert result_of(fake, GROUP, caption(app, record, summary)).photo
             for seat, user in enumerate((ANN, BOB)):
-                assert result_of(fake, user.id, render.private_result_text(tr, record, summary, seat)).photo
+                assert result_of(fake, user.id, private(app, record, summary, seat)).photo
             assert match_id not in await app.services.stores.matches.screens_due()  # settled(): the settle included
 
 

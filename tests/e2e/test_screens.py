@@ -12,6 +12,7 @@ import pytest
 
 from bot import render
 from bot.app import App
+from bot.replays import replay_link
 from tests.e2e import invariants, screens
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import ask, new_match, panel_of, play, play_to_end, playable, start_bot
@@ -92,7 +93,9 @@ class TestChatsThatChange:
                 *_, last, card = fake.chat_messages(user.id)
                 assert app.presenter.i18n["ru"]("panel-match-over") in last.text
                 assert card.photo is not None
-                assert card.text == render.private_result_text(app.presenter.i18n["ru"], record, summary, seat)
+                tr = app.presenter.i18n["ru"]
+                link = replay_link(tr, app.presenter.bot_username, record.id)
+                assert card.text == render.private_result_text(tr, record, summary, seat, link=link)
 
     async def test_player_blocks_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """403 from a player: the opponent and the group are told once; unblocking and /hand resumes."""

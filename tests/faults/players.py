@@ -210,8 +210,10 @@ def referee(initial: MatchRecord, final: MatchRecord, presses: list[Press]) -> V
     """Replay ``presses`` on the engine from the match's first deal to the match Redis holds at the end."""
     first = initial.deal
     assert initial.version == 0 and not first.a, "the initial record is the match before any move"
-    start = Match.new(first.p, seed=first.s, target=first.t)
-    assert start == initial.match(), "the first deal is not the one its preset, seed and target make"
+    assert first.y, "a match's current deal keeps the match key"
+    start = Match.new(first.p, seed=first.s, target=first.t, key=bytes.fromhex(first.y))
+    assert start == initial.match(), "the first deal is not the one its preset, seed, target and key make"
+    assert start.deal.dealt_from_secret() and start.deal.secret is not None and start.deal.secret.hex() == first.x
     goal = final.match()
     # Of like presses at one version, the one that made it is the last taken (a rollback undid the others).
     by_version: dict[int, list[Press]] = {}
