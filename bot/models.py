@@ -151,6 +151,15 @@ class MatchRecord(BaseModel):
                 return seat
         return None
 
+    @property
+    def private_seat(self) -> int | None:
+        """The seat whose private chat the match is played in (a match against the computer begun there), if
+        any: its panel there is the match's one message, table and hand at once (``bot.delivery.passes``)."""
+        for seat, player in enumerate(self.players):
+            if player.id == self.chat_id:
+                return seat
+        return None
+
     def lang_of(self, seat: int | None) -> Lang:
         """The language of what the seat's player reads in private: their own, else the match's (also for
         ``None``, somebody who does not play it)."""

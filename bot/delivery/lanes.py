@@ -10,7 +10,9 @@ start, and a sweep retries any that a failure left behind.
 Each match has three lanes that never wait for one another: the group (the
 finished deal's final table, its result, the new deal's table, the match
 result, in that order) and one per panel, so a group waiting for its budget
-or in a flood wait never holds up a player's hand. A lane renders from the
+or in a flood wait never holds up a player's hand (a match played in a
+person's private chat has no table, and its results go with the panel's lane,
+after the panel: ``bot/delivery/passes.py``). A lane renders from the
 newest record on each pass (``bot/delivery/passes.py``), so older versions are
 skipped, never shown after a newer one; a failure (429, network, Redis) is
 retried with backoff until Telegram takes the newest version.
@@ -348,6 +350,8 @@ class Delivery:
             return
         blocked = (await self.passes.blocked(record, 0), await self.passes.blocked(record, 1))
         gone = await self.chats.group_gone(record.chat_id)
+        if (seat := record.private_seat) is not None:
+            gone = blocked[seat]  # played in a person's private chat: its results go there with their panel
         await self.matches.settle(match_id, group_gone=gone, blocked=blocked, edited=edited)
         self.ledger.recorded(match_id, edited)
 

@@ -10,6 +10,13 @@ last panel, the match card in private, then the player's post-mortem (``🔎``,
 ``bot.services.reviews``). What each message shows is recorded in
 Redis as it goes (``Ledger.record``), edits lazily.
 
+A match played in a person's private chat (against the computer,
+``MatchRecord.private_seat``) has one message there, their panel, which shows
+all the table would: the chat gets one message a second, and each move costs
+it one edit. So it gets no table; its panel's lane posts the results, after
+the panel (the buttons first), and the turn edits the panel in place until
+results went under it (then it comes anew below them, at the next move).
+
 Every group message of a match goes out through ``_to_group``: into the
 match's forum topic (``MatchRecord.thread_id``), or into the General topic
 once Telegram said the topic is closed or deleted; that is recorded on the
@@ -82,6 +89,11 @@ class Passes:
         """The results still to post, then the table (a group that removed the bot gets nothing; one that
         blocks it now is marked so)."""
         chat = record.chat_id
+        if record.private_seat is not None:
+            # Played in the person's private chat: their panel there is the table too, and brings the results
+            # (``panel``); the table is as current as it.
+            self.ledger.edit_done(record.id, "tv", record.version)
+            return
         if await self.chats.group_gone(chat):
             return
         tr = self.i18n[record.lang]
@@ -221,9 +233,32 @@ class Passes:
         cannot write to."""
         if await self.blocked(record, seat):
             return
-        shown = await self._panel_message(record, match, messages, seat)
-        if shown and messages.summary is not None and await self._private_card(record, messages, seat):
+        if not await self._panel_message(record, match, messages, seat):
+            return
+        if record.private_seat == seat and not await self._results_here(record, match, messages, seat):
+            return
+        if messages.summary is not None and await self._private_card(record, messages, seat):
             await self._post_mortem(record, messages, seat)
+
+    async def _results_here(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
+        """A match played in the player's private chat: its results there, after the panel (so the buttons are
+        back first, the chat's one message a second spent on them), and while the computer is to act, after its
+        move's panel (it is due within seconds: the results wait for it, the match stays due meanwhile). The
+        next panel then comes as a new message below them (marked before they go: a process that dies meanwhile
+        leaves it so). False when the player cannot be written to."""
+        if not messages.posts or (record.is_active and match.turn not in (seat, None)):
+            return True
+        if record.is_active:
+            await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"p{seat}n": -1}))
+        tr = self.i18n[record.lang]
+        try:
+            for post in messages.posts:
+                await self._post(record, messages, post, tr)
+                await self.ledger.record(record.id, seat, self.matches.posted(record.id, post))
+        except TelegramForbiddenError as exc:
+            await self._player_gone(record, seat, exc)
+            return False
+        return True
 
     async def blocked(self, record: MatchRecord, seat: int) -> bool:
         """Whether the seat gets no panel: the person blocked the bot, or the seat is the computer's."""
@@ -292,6 +327,10 @@ class Passes:
         old = messages.panel(seat)
         since = messages.panel_since[seat]
         handed = record.is_active and match.turn == seat and since < record.turn_since
+        if record.private_seat == seat:
+            # In the match's own chat the panel is the newest message unless results went under it (then it is
+            # marked to come anew): the turn edits it, unless the player has been away (then Telegram tells them).
+            handed = handed and self.time() - record.pressed[seat] >= QUIET_AFTER
         left = messages.panels_replaced[seat]
         if left is not None and left != old:
             # A panel replaced by a process that died before tidying it: its buttons go now.

@@ -290,7 +290,9 @@ class Moves:
         """The write of a move that leaves the match on (see ``_commit``); what happens next is asked of the
         seat to act first."""
         await self.seats.before_write(new, match)
-        field = f"p{match.turn}n" if handed and match.turn is not None else ""
+        # The turn's panel comes as a new message, except in a match played in the person's private chat: there
+        # the one panel is edited in place (the delivery sends it anew only after results were posted under it).
+        field = f"p{match.turn}n" if handed and match.turn is not None and new.private_seat is None else ""
         commit = await self.store.commit_move(record.id, **write, ttl=self.terms.keep_ttl, handed=field, posts=posts)
         if commit.outcome is not Written.WRITTEN:
             self._not_written(record, commit)

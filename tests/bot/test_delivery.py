@@ -698,6 +698,22 @@ class TestPasses:
         assert [c.text for c in world.outbox.to(CHAT)].count(notice) == 1
         assert world.outbox.to(record.players[1].id) == []
 
+    async def test_blocked_in_a_private_match(self, world: World) -> None:
+        """A match against the computer in the person's private chat, who then blocked the bot: its result waits
+        for nobody (the match settles with it unsent), and there is nobody else to tell."""
+        challenge = await world.services.challenges.open(ALA.id, ALA, "bingo", "ru")
+        record = await world.services.challenges.play_computer(challenge.id, ALA.id, "easy", "🤖", seed=1)
+        assert record.private_seat == 0
+        world.presenter.start_match(record)
+        await world.delivery.idle()
+        assert (await messages_of(world, record.id)).table is None  # the panel is the table there
+        world.outbox.fail("edit_now", ALA.id, forbidden(), times=None)
+        world.outbox.fail("send", ALA.id, forbidden(), times=None)
+        world.presenter.show(await world.services.moves.surrender(record.id, ALA.id))
+        await world.delivery.idle()
+        assert await world.services.chats.is_blocked(ALA.id)
+        assert (await messages_of(world, record.id)).posts != [] and await due(world) == []
+
     async def test_player_blocked_at_the_end(self, world: World) -> None:
         """A player found blocked by the last pass of a finished match: nobody is told that the match waits."""
         record, _, _ = await shown_match(world)
