@@ -61,10 +61,10 @@ def window(fake: FakeTelegram, since: int, moves: int) -> Window:
     return Window(moves, panel, results, sum(c.method == "deleteMessage" for c in calls))
 
 
-def table_shown(fake: FakeTelegram, tr: Translator, game: str, deals: int) -> list[Sent]:
+def table_shown(fake: FakeTelegram, tr: Translator, game: str, deals: int, user: FakeUser = ANN) -> list[Sent]:
     """Messages of the chat that are a group's table (none must be: the panel is the table)."""
     heads = [tr("table-title", game=game, deal=n) for n in range(1, deals + 1)]
-    return [m for m in fake.chat_messages(ANN.id) for t in (m.text, *m.history) if t.split("\n")[0] in heads]
+    return [m for m in fake.chat_messages(user.id) for t in (m.text, *m.history) if t.split("\n")[0] in heads]
 
 
 def panel_text(record: MatchRecord, match: Match) -> str:
@@ -184,6 +184,31 @@ class TestOneMessage:
         assert_one_call_a_move(first + rest)
 
 
+async def new_private_match(fake: FakeTelegram, services: Services, user: FakeUser) -> str:
+    """``/play`` in private against the computer (a first-deal Bingo to 5); the match's id once its panel is
+    there."""
+    await start_bot(fake, user)
+    await services.chats.update_settings(user.id, preset="bingo", target=5)
+    fake.send_text(user, user.id, "/play")
+    deadline = time.monotonic() + 30
+    while (match_id := await services.records.active_match(user.id, user.id)) is None:
+        assert time.monotonic() < deadline, "no match"
+        await asyncio.sleep(0.02)
+    await fake.wait_for(lambda: held_panel(fake, user) is not None, what="the panel")
+    return match_id
+
+
+async def person_ends_a_deal(
+    fake: FakeTelegram, services: Services, match_id: str, rng: random.Random, user: FakeUser
+) -> bool:
+    """Play the person's moves, one that ends a deal when there is one, until one did (True) or the match is
+    over (False)."""
+    while not await press_as_person(fake, services, match_id, rng, end_deal=True, user=user):
+        if not (await services.records.get(match_id))[0].is_active:
+            return False
+    return True
+
+
 async def polling(env: dict[str, str], processes: list[BotProcess]) -> BotProcess:
     process = await BotProcess(env).start()
     processes.append(process)
@@ -192,7 +217,7 @@ async def polling(env: dict[str, str], processes: list[BotProcess]) -> BotProces
 
 
 async def press_as_person(fake: FakeTelegram, services: Services, match_id: str, rng: random.Random, *,
-                          end_deal: bool = False) -> bool:  # fmt: skip
+                          end_deal: bool = False, user: FakeUser = ANN) -> bool:  # fmt: skip
     """Once it is the person's turn and their panel shows it, one press (one that ends the deal, with
     ``end_deal``, when there is one); whether it ended the deal (False also when the match is over)."""
     deadline = time.monotonic() + 60
@@ -200,14 +225,14 @@ async def press_as_person(fake: FakeTelegram, services: Services, match_id: str,
         record, match = await services.records.get(match_id)
         if not record.is_active:
             return False
-        panel = held_panel(fake, ANN)
+        panel = held_panel(fake, user)
         if match.turn == PERSON and panel is not None and version_of(panel) == record.version:
             break
         assert time.monotonic() < deadline, "the person's turn never came"
         await asyncio.sleep(0.02)
     options = [b["callback_data"] for b in playable(panel)]
     ending = screens.ending(ends_a_deal)(match, options) if end_deal else None
-    fake.press(ANN, panel, ending or rng.choice(options))
+    fake.press(user, panel, ending or rng.choice(options))
     while (await services.records.get(match_id))[0].version == record.version:
         assert time.monotonic() < deadline, "a press was never applied"
         await asyncio.sleep(0.02)
@@ -228,24 +253,26 @@ class TestKill:
         env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, computer_pause="0.2")
         rng = random.Random(7)
         bot = await polling(env, processes)
-        await start_bot(fake, ANN)
-        await outside.chats.update_settings(ANN.id, preset="bingo", target=5)
-        fake.send_text(ANN, ANN.id, "/play")
-        await fake.wait_for(lambda: held_panel(fake, ANN) is not None, what="the panel")
-        match_id = await outside.records.active_match(ANN.id, ANN.id)
-        assert match_id is not None
-        while not await press_as_person(fake, outside, match_id, rng, end_deal=True):
-            assert (await outside.records.get(match_id))[0].is_active, "the match ended before a deal end came"
+        # Deals come from secrets the bot draws: the computer may win a match before the person's move ends a
+        # deal. Then another person starts another match (a chat of their own, so that its results are the
+        # match's alone).
+        for attempt in range(6):
+            user = FakeUser(ANN.id + 10 + attempt, "Ann", f"ann_private_kill_{attempt}", "ru")
+            match_id = await new_private_match(fake, outside, user)
+            if await person_ends_a_deal(fake, outside, match_id, rng, user):
+                break
+        else:
+            raise AssertionError("in six matches no move of the person's ended a deal")
         fake.freeze()
         await asyncio.sleep(0.3)
         await bot.kill()
         fake.thaw()
         again = await polling(env, processes)
-        while await outside.records.active_match(ANN.id, ANN.id) == match_id:
-            await press_as_person(fake, outside, match_id, rng)
-        await screens.assert_final(fake, outside, match_id, ANN.id, TR)
+        while await outside.records.active_match(user.id, user.id) == match_id:
+            await press_as_person(fake, outside, match_id, rng, user=user)
+        await screens.assert_final(fake, outside, match_id, user.id, TR)
         record, match = await outside.records.get(match_id)
-        assert not table_shown(fake, TR, render.game_name(TR, match.rules.name), match.deal.number)
+        assert not table_shown(fake, TR, render.game_name(TR, match.rules.name), match.deal.number, user)
         assert len(record.log) >= 2
         assert await again.interrupt() == 0
         assert "Traceback" not in bot.output + again.output
