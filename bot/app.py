@@ -40,6 +40,7 @@ from bot.routers import build_router
 from bot.runtime import tune_collector
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services import Services
+from bot.services.reviews import Reviewer
 from bot.storage.layout import migrate
 from bot.storage.redis import close as close_redis
 from bot.storage.redis import create_redis, ping, redacted
@@ -122,6 +123,7 @@ class App:
     redis: Redis
     scheduler: Scheduler
     painter: Painter | None
+    reviewer: Reviewer
 
     async def settled(self) -> None:
         """Wait until every due message was delivered and the outbox is empty (tests)."""
@@ -135,6 +137,7 @@ class App:
         await self.outbox.drain()
         if self.painter is not None:
             await self.painter.close()
+        await self.reviewer.close()
 
 
 def create_outbox(settings: Settings, bot: Bot, services: Services, clock: Clock) -> Outbox:
@@ -198,10 +201,11 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     outbox = create_outbox(settings, bot, services, clock)
     bot.session.middleware(LimitMiddleware(outbox))
     painter = Painter() if settings.pictures else None
+    reviewer = Reviewer()
     username = me.username or ""
     stores = services.stores
     passes = Passes(outbox, i18n, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=username,
-                    painter=painter)  # fmt: skip
+                    painter=painter, reviewer=reviewer)  # fmt: skip
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                         sleep=clock.sleep, shared=settings.webhook_url is not None)  # fmt: skip
     presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username)
@@ -212,7 +216,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     await adopt_jobs(services)
     await delivery.resume()
     services.scheduler.start()
-    return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter)
+    return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter, reviewer)
 
 
 async def adopt_jobs(services: Services) -> None:

@@ -57,6 +57,13 @@ async def move_filter(query: CallbackQuery) -> dict[str, MoveCb] | bool:
     return {"callback_data": MoveCb.model_construct(m=parts[1], v=int(parts[2]), a=parts[3])}
 
 
+class HintCb(CallbackData, prefix="h"):
+    """The 💡 of a panel in a match against the computer: match id, the panel's version."""
+
+    m: str
+    v: int
+
+
 class SurrenderCb(CallbackData, prefix="s"):
     """The answer to "surrender?": only ``u``, who asked, may give it."""
 

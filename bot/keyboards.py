@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import ComputerCb, GreetingLangCb, JoinCb, LangCb, RematchCb, SurrenderCb, WithdrawCb, move_data
+from bot.callbacks import (
+    ComputerCb,
+    GreetingLangCb,
+    HintCb,
+    JoinCb,
+    LangCb,
+    RematchCb,
+    SurrenderCb,
+    WithdrawCb,
+    move_data,
+)
 from bot.games import Button, game_of, rows_of
 from bot.i18n import Translator
 from bot.lean import keyboard_json
@@ -44,29 +54,37 @@ def open_bot_keyboard(tr: Translator, bot_username: str, payload: str) -> Inline
     )
 
 
-def panel_keyboard(tr: Translator, match_id: str, version: int, view: View) -> InlineKeyboardMarkup | None:
-    """The hand as buttons (a tile that may not be played now marked 🚫) and the game's own actions that apply."""
-    rows = panel_rows(tr, match_id, version, view)
+def panel_keyboard(
+    tr: Translator, match_id: str, version: int, view: View, *, hint: bool = False
+) -> InlineKeyboardMarkup | None:
+    """The hand as buttons (a tile that may not be played now marked 🚫) and the game's own actions that apply;
+    ``hint``: a match against the computer, whose panel has the 💡 on the player's turn."""
+    rows = panel_rows(tr, match_id, version, view, hint=hint)
     return None if rows is None else InlineKeyboardMarkup.model_validate({"inline_keyboard": rows})
 
 
-def panel_json(tr: Translator, match_id: str, version: int, view: View) -> str | None:
+def panel_json(tr: Translator, match_id: str, version: int, view: View, *, hint: bool = False) -> str | None:
     """``panel_keyboard`` as the JSON aiogram would send of it (``bot.lean``: no models on the hot path)."""
-    rows = panel_rows(tr, match_id, version, view)
+    rows = panel_rows(tr, match_id, version, view, hint=hint)
     return None if rows is None else keyboard_json(rows)
 
 
-def panel_rows(tr: Translator, match_id: str, version: int, view: View) -> list[list[Button]] | None:
+def panel_rows(
+    tr: Translator, match_id: str, version: int, view: View, *, hint: bool = False
+) -> list[list[Button]] | None:
     """The rows of ``panel_keyboard``, each button as its text and callback data."""
     if view.end is not None and max(view.score) >= view.target:
         return None
+    hints: list[list[Button]] = []
+    if hint and view.turn == view.seat and len(view.legal) > 1:
+        hints = [[{"text": tr("btn-hint"), "callback_data": HintCb(m=match_id, v=version).pack()}]]
 
     def button(text: str, action: Action) -> Button:
         return {"text": text, "callback_data": move_data(match_id, version, action.notation())}
 
     game = game_of(view)
     if game.replaces_hand(view):
-        return game.own_rows(tr, view, button)
+        return game.own_rows(tr, view, button) + hints
     legal = set(view.legal)
     acting = view.turn == view.seat
     hand_buttons = []
@@ -77,7 +95,7 @@ def panel_rows(tr: Translator, match_id: str, version: int, view: View) -> list[
         hand_buttons.append(button(text, play))
     rows = rows_of(hand_buttons, TILES_PER_ROW)
     extra = game.own_rows(tr, view, button) if acting else []
-    return rows + extra if rows or extra else None
+    return rows + extra + hints if rows or extra else None
 
 
 def rematch_keyboard(tr: Translator, match_id: str) -> InlineKeyboardMarkup:

@@ -133,6 +133,8 @@ class MatchRecord(BaseModel):
     opener: int | None = None
     """The seat that acted first in the match's first deal (its rematch lets the other open); None in records
     made before it was kept."""
+    hints: tuple[int, int] = (0, 0)
+    """The 💡 hints each seat asked for (a match against the computer only; its card counts them)."""
     thread_id: int | None = None
     """The forum topic (its ``message_thread_id``) the match's challenge was written in: every group message
     of the match goes there, until Telegram says the topic is closed or gone (``Messages.general``)."""
@@ -146,6 +148,15 @@ class MatchRecord(BaseModel):
         """The seat the computer holds, if it plays in this match."""
         for seat, player in enumerate(self.players):
             if player.computer:
+                return seat
+        return None
+
+    @property
+    def private_seat(self) -> int | None:
+        """The seat whose private chat the match is played in (a match against the computer begun there), if
+        any: its panel there is the match's one message, table and hand at once (``bot.delivery.passes``)."""
+        for seat, player in enumerate(self.players):
+            if player.id == self.chat_id:
                 return seat
         return None
 
@@ -191,6 +202,8 @@ class Messages(BaseModel):
     """A finish whose steps in the other slots are not all done (JSON, ``bot.services.finish``)."""
     cards: tuple[bool, bool] = (False, False)
     """Whether each player's copy of the match card went to their private chat (or needs none)."""
+    reviews: tuple[bool, bool] = (False, False)
+    """Whether each player's post-mortem (the ``🔎`` message) went to their private chat (or needs none)."""
     result: int | None = None
     """The match's result message in its chat (the one with the rematch button)."""
     result_photo: bool = False

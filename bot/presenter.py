@@ -15,7 +15,7 @@ import logging
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import keyboards, render, replays, texts
+from bot import keyboards, render, texts
 from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
@@ -159,10 +159,9 @@ class Presenter:
         if messages.result is None or summary is None:
             return
         tr = self.i18n[record.lang]
-        link = replays.replay_link(tr, self.bot_username, record.id)
-        caption = render.result_caption(tr, record, summary, tr(key, **args), link=link)
+        caption = await self.delivery.result_caption(tr, record, summary, tr(key, **args))
         if messages.result_photo and not caption_fits(caption):
-            caption = render.result_caption(tr, record, summary, link=link)
+            caption = await self.delivery.result_caption(tr, record, summary)
         markup = keyboards.rematch_keyboard(tr, record.id) if button else None
         if not messages.result_photo:
             self.outbox.edit(record.chat_id, messages.result, caption, markup)

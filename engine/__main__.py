@@ -1,5 +1,5 @@
-"""``python -m engine selfplay|replay|arena|deal|play``: self-play, replays, computer against computer, the deal a
-secret gives, you against it."""
+"""``python -m engine selfplay|replay|review|arena|deal|play``: self-play, replays, post-mortems, computer
+against computer, the deal a secret gives, you against it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from engine.deal import Deal
 from engine.fairness import parse_secret
 from engine.games import GAMES, View, game_of
 from engine.match import Match
+from engine.review import matches_of, review
 from engine.rules import PRESETS, find_preset, presets_of
 from engine.selfplay import replay, selfplay
 from engine.tiles import NOTATION, SUIT_NAMES, format_mask
@@ -31,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--log", help="write one deal record per line (JSON Lines) to this file")
     check = sub.add_parser("replay", help="re-play deal records and report every one that differs")
     check.add_argument("file")
+    post = sub.add_parser("review", help="the post-mortem of each match of a deal-record file: a JSON line a seat")
+    post.add_argument("file")
     duel = sub.add_parser("arena", help="matches between two levels of the computer, seats alternating")
     _game_arguments(duel)
     duel.add_argument("--a", choices=ARENA_LEVELS, required=True, help="the level whose win rate is reported")
@@ -56,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
             print(failure, file=sys.stderr)
         print(json.dumps({"file": args.file, "ok": not failures, "bad": len(failures)}))
         return 1 if failures else 0
+
+    if args.command == "review":
+        return review_file(args.file)
 
     preset = args.preset or presets_of(args.game)[0]
     if PRESETS[preset].game != args.game:
@@ -83,6 +89,18 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=list(GAMES), default="bingo")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="default: the game's first preset")
     parser.add_argument("--target", type=int, help="game points that win a match (default: the preset's)")
+
+
+def review_file(path: str) -> int:
+    """Print the post-mortem of each match in a deal-record file: one JSON line per match and seat."""
+    with open(path, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    for records_of_match in matches_of(records):
+        first = records_of_match[0]
+        for seat_review in review(records_of_match):
+            line = {"preset": first["preset"], "seed": first.get("seed", 0), **seat_review.to_json()}
+            print(json.dumps(line))
+    return 0
 
 
 def deal_facts(deal: Deal) -> dict[str, object]:

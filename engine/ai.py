@@ -11,6 +11,9 @@ function of the view and the generator.
 - ``hard``: a search over the deals that agree with the view
   (:func:`engine.bingo_ai.hard`, :func:`engine.fortytwo_ai.hard`).
 
+``evaluate(view, rng)`` is what the hard level thinks of each move: the
+post-mortem (:mod:`engine.review`) and the hints read it.
+
 The arena knows one more level, ``reference``: a frozen copy of an earlier
 ``hard`` (:mod:`engine.bingo_reference`; in 42 the current hard) that the
 current one is measured against. Players are never offered it.
@@ -43,3 +46,15 @@ def choose(level: str, view: View, rng: random.Random) -> Action:
     if level == "normal":
         return game.normal(view, rules)
     return game.reference(view, rules, rng) if level == "reference" else game.hard(view, rules, rng)
+
+
+def evaluate(view: View, rng: random.Random) -> list[tuple[Action, float]]:
+    """The hard level's chance (0..1) that the view's seat wins the match after each candidate move.
+
+    The candidates are the legal moves worth telling apart (Bingo leaves out leading a double it may claim,
+    never better than claiming it); the hard level plays the first of the best.
+    """
+    if not view.legal:
+        raise ValueError("the view's seat has no move to make")
+    rules = find_preset(view.preset).with_target(view.target)
+    return list(game_of(view).evaluate(view, rules, rng))

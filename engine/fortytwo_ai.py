@@ -9,14 +9,23 @@ left, both sides playing their best). It bids what it can make, names the
 trump suit that makes most, and in the draw phase plays out each move in
 sampled deals of the unseen tiles, judging the hands it would end with.
 The greedy player judges a hand by a linear estimate of what it makes.
+
+:func:`evaluate` gives every legal move the hard level's chance to win the
+match after it (:mod:`engine.equity`, a point of the deal a hair's weight),
+and :func:`hard` plays its best: from the bidding on the deal's outcome is
+known exactly (both hands are known, and both seats are taken to bid as the
+hard level does); in the draw phase a discard's average margin of hand
+estimates is turned into a chance of winning the deal (:data:`DRAW_SCALE`).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import exp
 
-from engine.actions import BID, PASS, PLAY, TRUMPS, Action
+from engine.actions import BID, PASS, PLAY, TRUMPS, Action, Kind
+from engine.equity import FORTYTWO_DEAL_POINTS, equity
 from engine.fortytwo import COUNT, DRAW_BEATS, PLAY_BEATS, FortyTwoView, Phase, rank_in_suit
 from engine.rules import FortyTwoRules
 from engine.tiles import BIT, DOUBLES, FULL_SET, HIGH, SUIT_MASK, SUITS, TILE_COUNT, indices, mask_of
@@ -248,29 +257,112 @@ DRAW_WORLDS = 12
 """Sampled deals of the unseen tiles each draw-phase candidate is played out in."""
 
 
+POINTS_WEIGHT = 0.0001
+"""Match equity of one point the seat makes in the deal, to tell apart moves with the same outcome."""
+DRAW_SCALE = 800.0
+"""Hundredths of a point of hand-estimate margin that make a won deal e (2.72) times as likely as a lost one."""
+
+
 def hard(view: FortyTwoView, rules: FortyTwoRules, rng: random.Random) -> Action:
-    """Search the draw phase over sampled deals; from the bidding on, play the known hands exactly."""
+    """The move :func:`evaluate` values most (of equals, the first: the lowest tile, bid or suit)."""
+    if len(view.legal) == 1:
+        return view.legal[0]
+    values = evaluate(view, rules, rng)
+    return max(values, key=lambda mv: mv[1])[0]
+
+
+def evaluate(view: FortyTwoView, rules: FortyTwoRules, rng: random.Random) -> list[tuple[Action, float]]:
+    """Each legal move with the hard level's chance that the seat wins the match after it, from the view alone.
+
+    Draw phase: each discard played out in sampled deals (:func:`_draw_margins`), the margin made a chance
+    of winning the deal; bidding: the bidding played out with both seats bidding as :func:`_bid` does, then
+    the declarer's best trumps solved exactly; trumps and play: solved exactly with both hands known.
+    """
     k = Knowledge.of(view)
     phase = view.phase
+    win, lose = _equities(view, k.me)
     if phase is Phase.DRAW:
-        return _draw_search(k, view, rng)
+        moves = [a.value for a in view.legal]
+        margins = _draw_margins(k, view, moves, rng)
+        return [
+            (PLAY[m], lose + (win - lose) / (1 + exp(-margin / DRAW_SCALE)))
+            for m, margin in zip(moves, margins, strict=True)
+        ]
     opp = k.unseen
     if phase is Phase.BIDDING:
-        return _bid(k.hand, opp, view.bid or 0, rules)
+        return [(a, _bidding_value(k, view, a, rules, win, lose)) for a in view.legal]
     if phase is Phase.TRUMPS:
-        return TRUMPS[max(SUITS, key=lambda s: (makes(k.hand, opp, s), -s))]
-    assert view.trump is not None
+        assert view.bid is not None
+        return [
+            (a, _outcome(made, view.bid, True, win, lose) + POINTS_WEIGHT * made)
+            for a in view.legal
+            for made in (makes(k.hand, opp, a.value),)
+        ]
+    assert view.trump is not None and view.bid is not None and view.declarer is not None
     solver = _SOLVERS[view.trump]
-    if k.lead < 0:
-        return PLAY[max(indices(k.hand), key=lambda t: (solver.lead_value(k.hand, opp, t), -t))]
-    # Replying: the leader's points after each reply, fewest best for us.
-    rest = opp
-    return PLAY[
-        min(
-            indices(follow_mask(k.hand, k.lead, view.trump)),
-            key=lambda r: (solver.reply_value(rest, k.hand & ~BIT[r], k.lead, r), r),
-        )
-    ]
+    mine_now = view.points[k.me]
+    left = k.hand.bit_count() + count_points(k.hand | opp) + (COUNT[k.lead] if k.lead >= 0 else 0)
+    declaring = view.declarer == k.me
+    values: list[tuple[Action, float]] = []
+    for a in view.legal:
+        t = a.value
+        if k.lead < 0:
+            future = solver.lead_value(k.hand, opp, t)
+        else:
+            future = left - solver.reply_value(opp, k.hand & ~BIT[t], k.lead, t)
+        made = mine_now + future
+        if not declaring:
+            made = view.points[k.opp] + left - future
+        values.append((a, _outcome(made, view.bid, declaring, win, lose) + POINTS_WEIGHT * (mine_now + future)))
+    return values
+
+
+def _equities(view: FortyTwoView, me: int) -> tuple[float, float]:
+    """The seat's match equity after it wins the deal, and after it loses it."""
+    need_me = view.target - view.score[me]
+    need_opp = view.target - view.score[1 - me]
+    return (
+        equity(need_me - 1, need_opp, FORTYTWO_DEAL_POINTS),
+        equity(need_me, need_opp - 1, FORTYTWO_DEAL_POINTS),
+    )
+
+
+def _outcome(made: int, bid: int, declaring: bool, win: float, lose: float) -> float:
+    """The equity when the declarer makes ``made`` points of ``bid`` (``declaring``: the seat is the declarer)."""
+    return win if (made >= bid) == declaring else lose
+
+
+def _bidding_value(
+    k: Knowledge, view: FortyTwoView, action: Action, rules: FortyTwoRules, win: float, lose: float
+) -> float:
+    """The bidding played out after ``action``, both seats bidding as :func:`_bid`; then the best trumps, exactly."""
+    hands = {k.me: k.hand, k.opp: k.unseen}
+    bid = view.bid or 0
+    # The bidding is shown in order from the opener's opponent; the last bid's seat is the declarer so far.
+    declarer = next(((i + 1 + view.opener) % 2 for i in reversed(range(len(view.bids))) if view.bids[i]), -1)
+    spoken = len(view.bids)
+    seat = k.me
+    while True:
+        if action.kind is Kind.PASS:
+            spoken += 1
+            if bid:
+                break
+            if spoken >= 2:
+                return _redeal_value(view, k.me)
+        else:
+            bid, declarer = action.value, seat
+            spoken += 1
+            if bid >= rules.max_bid:
+                break
+        seat = 1 - seat
+        action = _bid(hands[seat], hands[1 - seat], bid, rules)
+    made = max(makes(hands[declarer], hands[1 - declarer], s) for s in SUITS)
+    return _outcome(made, bid, declarer == k.me, win, lose)
+
+
+def _redeal_value(view: FortyTwoView, me: int) -> float:
+    """Both passed: the deal is dealt again at the same score."""
+    return equity(view.target - view.score[me], view.target - view.score[1 - me], FORTYTWO_DEAL_POINTS)
 
 
 def _bid(hand: int, opp: int, bid: int, rules: FortyTwoRules) -> Action:
@@ -282,12 +374,9 @@ def _bid(hand: int, opp: int, bid: int, rules: FortyTwoRules) -> Action:
     return BID[need] if need <= min(mine, rules.max_bid) else PASS
 
 
-def _draw_search(k: Knowledge, view: FortyTwoView, rng: random.Random) -> Action:
-    """Each candidate discard, played out in sampled deals with both seats discarding their weakest tile;
-    judged by how far our best estimate ends above the opponent's."""
-    moves = list(indices(k.hand))
-    if len(moves) == 1:
-        return PLAY[moves[0]]
+def _draw_margins(k: Knowledge, view: FortyTwoView, moves: list[int], rng: random.Random) -> list[float]:
+    """Each candidate discard, played out in sampled deals with both seats discarding their weakest tile:
+    how far our best estimate ends above the opponent's, on average."""
     pool = list(indices(k.unseen))
     totals = [0.0] * len(moves)
     for _ in range(DRAW_WORLDS):
@@ -297,7 +386,7 @@ def _draw_search(k: Knowledge, view: FortyTwoView, rng: random.Random) -> Action
         rng.shuffle(stock)
         for i, move in enumerate(moves):
             totals[i] += _draw_playout(k, view, opp, stock, move)
-    return PLAY[moves[max(range(len(moves)), key=totals.__getitem__)]]
+    return [total / DRAW_WORLDS for total in totals]
 
 
 def _draw_playout(k: Knowledge, view: FortyTwoView, opp_hand: int, stock: list[int], move: int) -> float:

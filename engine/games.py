@@ -105,6 +105,8 @@ class Game(Generic[V, R]):
     """The computer's ``hard`` level: a search over the deals that agree with the view."""
     describe: Callable[[V, int], list[str]]
     """The game's own lines of a seat's view in ``python -m engine play`` (its hand and moves are shown there)."""
+    evaluate: Callable[[V, R, random.Random], list[tuple[Action, float]]]
+    """The hard level's chance to win the match after each candidate move (``hard`` plays the best)."""
     reference: Callable[[V, R, random.Random], Action]
     """The arena's ``reference`` level: a frozen earlier ``hard`` to measure the current one against."""
 
@@ -127,6 +129,7 @@ GAMES: dict[str, Game[Any, Any]] = {
             bingo_ai.normal,
             bingo_ai.hard,
             bingo.describe,
+            bingo_ai.evaluate,
             bingo_reference.hard,
         ),
         Game(
@@ -137,6 +140,7 @@ GAMES: dict[str, Game[Any, Any]] = {
             fortytwo_ai.normal,
             fortytwo_ai.hard,
             fortytwo.describe,
+            fortytwo_ai.evaluate,
             fortytwo_ai.hard,
         ),
     )

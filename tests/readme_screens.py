@@ -1,4 +1,5 @@
-"""The screens of docs/playing.md: one table and one panel per game in each language, as the bot renders them.
+"""The screens of docs/playing.md: one table and one panel per game in each language, and the one message of a
+match against the computer in private, as the bot renders them.
 
     python3 dev.py readme           # rewrite the screens section of docs/playing.md
     python3 dev.py readme --check   # exit 1 if docs/playing.md is not what the bot renders now
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from bot import keyboards, render
 from bot.i18n import I18n, Translator
-from bot.models import LANGS
+from bot.models import LANGS, Player
 from engine import Deal
 from tests.bot.texts_cases import BINGO_HANDS, BINGO_STOCK, forty_two_in_play, record_of
 from tests.engine.helpers import deal_from, play
@@ -79,8 +80,30 @@ def section() -> str:
                 "```",
                 "",
             ]
+    parts += private_scene(i18n["ru"])
     parts.append(END)
     return "\n".join(parts)
+
+
+def private_scene(tr: Translator) -> list[str]:
+    """The Bingo scene played against the computer in Piotr's private chat: his panel is the chat's one message
+    (``bot.delivery.passes``), no turn clock."""
+    deal, seat = scenes()[0]
+    record = record_of(deal, *PLAYERS)
+    computer = Player(id=-1, name=tr("computer-normal"), level="normal")
+    record = record.model_copy(update={"players": (computer, record.players[1]), "chat_id": record.players[1].id})
+    assert record.private_seat == seat
+    return [
+        f"**{render.game_name(tr, deal.rules.name)}** against the computer in {PLAYERS[seat]}'s private chat "
+        "(Russian): the one message there, table and hand at once",
+        "",
+        "```text",
+        shown(render.panel_text(tr, record, deal.view(seat))),
+        "",
+        *buttons(tr, deal, seat),
+        "```",
+        "",
+    ]
 
 
 def updated(page: str) -> str:

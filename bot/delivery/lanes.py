@@ -10,7 +10,9 @@ start, and a sweep retries any that a failure left behind.
 Each match has three lanes that never wait for one another: the group (the
 finished deal's final table, its result, the new deal's table, the match
 result, in that order) and one per panel, so a group waiting for its budget
-or in a flood wait never holds up a player's hand. A lane renders from the
+or in a flood wait never holds up a player's hand (a match played in a
+person's private chat has no table, and its results go with the panel's lane,
+after the panel: ``bot/delivery/passes.py``). A lane renders from the
 newest record on each pass (``bot/delivery/passes.py``), so older versions are
 skipped, never shown after a newer one; a failure (429, network, Redis) is
 retried with backoff until Telegram takes the newest version.
@@ -35,7 +37,8 @@ from aiogram.exceptions import TelegramMigrateToChat, TelegramRetryAfter
 from bot.clock import BACKOFF_FIRST, next_backoff
 from bot.delivery.ledger import GROUP, LANES, Lane, Screens, Ticket
 from bot.delivery.passes import Passes
-from bot.models import MatchRecord
+from bot.i18n import Translator
+from bot.models import MatchRecord, Summary
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.records import Records
@@ -163,6 +166,12 @@ class Delivery:
         """A line of the match's own in the group (a reminder), where its group messages go now (its topic, or
         General once the topic is gone); errors reach the caller."""
         await self.passes.say(record, text)
+
+    async def result_caption(
+        self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
+    ) -> str:
+        """The match's result as the group reads it, with each person's accuracy and hints, then ``line``."""
+        return await self.passes.result_caption(tr, record, summary, line)
 
     async def migrated(self, old: int, new: int) -> None:
         """The group became a supergroup: everything of the chat moves to its new id, its matches show there."""
@@ -341,6 +350,8 @@ class Delivery:
             return
         blocked = (await self.passes.blocked(record, 0), await self.passes.blocked(record, 1))
         gone = await self.chats.group_gone(record.chat_id)
+        if (seat := record.private_seat) is not None:
+            gone = blocked[seat]  # played in a person's private chat: its results go there with their panel
         await self.matches.settle(match_id, group_gone=gone, blocked=blocked, edited=edited)
         self.ledger.recorded(match_id, edited)
 

@@ -6,8 +6,16 @@ gets a new message). A panel: edited for the player who just moved, sent as a
 new message at the bottom of the chat when the turn passes to them (so
 Telegram notifies them; silently when they moved in the last ``QUIET_AFTER``
 seconds), the old one deleted or stripped of its buttons; after the match's
-last panel, the match card in private. What each message shows is recorded in
+last panel, the match card in private, then the player's post-mortem (``🔎``,
+``bot.services.reviews``). What each message shows is recorded in
 Redis as it goes (``Ledger.record``), edits lazily.
+
+A match played in a person's private chat (against the computer,
+``MatchRecord.private_seat``) has one message there, their panel, which shows
+all the table would: the chat gets one message a second, and each move costs
+it one edit. So it gets no table; its panel's lane posts the results, after
+the panel (the buttons first), and the turn edits the panel in place until
+results went under it (then it comes anew below them, at the next move).
 
 Every group message of a match goes out through ``_to_group``: into the
 match's forum topic (``MatchRecord.thread_id``), or into the General topic
@@ -26,7 +34,7 @@ from typing import TypeVar
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import keyboards, render, replays
+from bot import keyboards, render, replays, review_text
 from bot.codec import StoredDeal
 from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
@@ -36,6 +44,7 @@ from bot.outbox import Outbox, in_topic, topic_gone
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
+from bot.services.reviews import MatchReview, Reviews
 from bot.storage.matches import MatchStore
 from engine import Match
 
@@ -60,6 +69,7 @@ class Passes:
         time: Callable[[], float],
         bot_username: str,
         painter: Painter | None,
+        reviewer: Reviews,
     ) -> None:
         self.outbox = outbox
         self.i18n = i18n
@@ -70,6 +80,8 @@ class Passes:
         self.bot_username = bot_username
         self.painter = painter
         """Draws the match cards (None: pictures are off, results go as text)."""
+        self.reviewer = reviewer
+        """Makes each finished match's post-mortem (the accuracy on its card, each person's ``🔎``)."""
 
     # -- the group -----------------------------------------------------------------
 
@@ -77,6 +89,11 @@ class Passes:
         """The results still to post, then the table (a group that removed the bot gets nothing; one that
         blocks it now is marked so)."""
         chat = record.chat_id
+        if record.private_seat is not None:
+            # Played in the person's private chat: their panel there is the table too, and brings the results
+            # (``panel``); the table is as current as it.
+            self.ledger.edit_done(record.id, "tv", record.version)
+            return
         if await self.chats.group_gone(chat):
             return
         tr = self.i18n[record.lang]
@@ -118,18 +135,28 @@ class Passes:
                 final = render.table_text(tr, record, deal.view(None))
                 await self._edit(chat, messages.table, final, None, record.version)
             text = render.deal_result_text(tr, record, deal)
+            self.reviewer.prepare(record)  # the deal's review starts in the background
             await self._to_group(record, messages, lambda thread: self.outbox.send(chat, text, thread=thread))
         elif (summary := messages.summary) is not None:
             # A match someone won is offered again (``bot.services.rematches``): the button under its result.
             markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
-            link = replays.replay_link(tr, self.bot_username, record.id)
-            caption = render.result_caption(tr, record, summary, link=link)
+            review = await self._review(record, summary)
+            caption = await self.result_caption(tr, record, summary)
             shown, photo = await self._to_group(
                 record,
                 messages,
-                lambda thread: self._card(record, summary, chat, caption, tr, markup=markup, thread=thread),
+                lambda thread: self._card(record, summary, chat, caption, tr, review, markup=markup, thread=thread),
             )
             await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, r=shown, rp=int(photo)))
+
+    async def result_caption(
+        self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
+    ) -> str:
+        """The group's match result with each person's accuracy and hints under it, the link to its replay,
+        then ``line`` (what became of the rematch)."""
+        lines = review_text.card_lines(tr, record, await self._review(record, summary))
+        link = replays.replay_link(tr, self.bot_username, record.id)
+        return "\n".join([render.result_caption(tr, record, summary), *lines, link, *([] if line is None else [line])])
 
     async def _card(
         self,
@@ -138,6 +165,7 @@ class Passes:
         chat: int,
         caption: str,
         tr: Translator,
+        review: MatchReview | None,
         *,
         markup: InlineKeyboardMarkup | None = None,
         thread: int | None = None,
@@ -148,7 +176,8 @@ class Passes:
         message's id, and whether it is the card."""
         png = None
         if self.painter is not None and caption_fits(caption):
-            png = await self.painter.png(build.match_card(tr, record, summary), key=f"{record.id}:{tr.lang}")
+            card = build.match_card(tr, record, summary, review)
+            png = await self.painter.png(card, key=f"{record.id}:{tr.lang}")
         if png is not None:
             try:
                 return await self.outbox.send_photo(chat, png, caption, markup, thread=thread, silent=silent), True
@@ -204,33 +233,81 @@ class Passes:
         cannot write to."""
         if await self.blocked(record, seat):
             return
-        if await self._panel_message(record, match, messages, seat) and messages.summary is not None:
-            await self._private_card(record, messages, seat)
+        if not await self._panel_message(record, match, messages, seat):
+            return
+        if record.private_seat == seat and not await self._results_here(record, match, messages, seat):
+            return
+        if messages.summary is not None and await self._private_card(record, messages, seat):
+            await self._post_mortem(record, messages, seat)
+
+    async def _results_here(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
+        """A match played in the player's private chat: its results there, after the panel (so the buttons are
+        back first, the chat's one message a second spent on them), and while the computer is to act, after its
+        move's panel (it is due within seconds: the results wait for it, the match stays due meanwhile). The
+        next panel then comes as a new message below them (marked before they go: a process that dies meanwhile
+        leaves it so). False when the player cannot be written to."""
+        if not messages.posts or (record.is_active and match.turn not in (seat, None)):
+            return True
+        if record.is_active:
+            await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"p{seat}n": -1}))
+        tr = self.i18n[record.lang]
+        try:
+            for post in messages.posts:
+                await self._post(record, messages, post, tr)
+                await self.ledger.record(record.id, seat, self.matches.posted(record.id, post))
+        except TelegramForbiddenError as exc:
+            await self._player_gone(record, seat, exc)
+            return False
+        return True
 
     async def blocked(self, record: MatchRecord, seat: int) -> bool:
         """Whether the seat gets no panel: the person blocked the bot, or the seat is the computer's."""
         player = record.players[seat]
         return player.computer or await self.chats.is_blocked(player.id)
 
-    async def _private_card(self, record: MatchRecord, messages: Messages, seat: int) -> None:
+    async def _review(self, record: MatchRecord, summary: Summary) -> MatchReview | None:
+        """The match's post-mortem, for a match someone won (an abandoned one has none)."""
+        return None if summary.winner is None else await self.reviewer.review(record)
+
+    async def _private_card(self, record: MatchRecord, messages: Messages, seat: int) -> bool:
         """After the match's last panel, the match card in the player's private chat with their own result
         and rating change (once: recorded as ``c0``/``c1``). None for a match played in that chat, or one
-        that nobody won."""
+        that nobody won. False when the player cannot be written to."""
         summary = messages.summary
         player = record.players[seat]
         if messages.cards[seat] or summary is None:
-            return
+            return summary is not None
         if summary.winner is not None and record.chat_id != player.id:
             tr = self.i18n[record.lang_of(seat)]
+            review = await self._review(record, summary)
             link = replays.replay_link(tr, self.bot_username, record.id)
-            text = render.private_result_text(tr, record, summary, seat, link=link)
+            text = render.private_result_text(tr, record, summary, seat)
+            text = "\n".join([text, *review_text.card_lines(tr, record, review), link])
             quiet = self.time() - record.pressed[seat] < QUIET_AFTER  # who just made the last move knows
             try:
-                await self._card(record, summary, player.id, text, tr, silent=quiet)
+                await self._card(record, summary, player.id, text, tr, review, silent=quiet)
+            except TelegramForbiddenError as exc:
+                await self._player_gone(record, seat, exc)
+                return False
+        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"c{seat}": 1}))
+        return True
+
+    async def _post_mortem(self, record: MatchRecord, messages: Messages, seat: int) -> None:
+        """After the private card, the person's ``🔎`` message in their language (once: recorded as ``q0``/``q1``;
+        none for a match nobody won). Sent before it is recorded: a process killed between the two sends it
+        again, never loses it."""
+        summary = messages.summary
+        if messages.reviews[seat] or summary is None:
+            return
+        if summary.winner is not None:
+            tr = self.i18n[record.lang_of(seat)]
+            text = review_text.review_text(tr, await self._review(record, summary), seat)
+            try:
+                await self.outbox.send(record.players[seat].id, text, silent=True)
             except TelegramForbiddenError as exc:
                 await self._player_gone(record, seat, exc)
                 return
-        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"c{seat}": 1}))
+        await self.ledger.record(record.id, seat, self.matches.shown(record.id, **{f"q{seat}": 1}))
 
     async def _panel_message(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
         """Bring the seat's panel to the match's version; False when the player cannot be written to."""
@@ -242,13 +319,18 @@ class Passes:
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
         if record.is_active:
-            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view)
+            hint = record.computer_seat is not None
+            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view, hint=hint)
         else:  # the last panel of a match someone won offers the rematch
             won = messages.summary is not None and messages.summary.winner is not None
             markup = keyboards.rematch_keyboard(tr, record.id) if won else None
         old = messages.panel(seat)
         since = messages.panel_since[seat]
         handed = record.is_active and match.turn == seat and since < record.turn_since
+        if record.private_seat == seat:
+            # In the match's own chat the panel is the newest message unless results went under it (then it is
+            # marked to come anew): the turn edits it, unless the player has been away (then Telegram tells them).
+            handed = handed and self.time() - record.pressed[seat] >= QUIET_AFTER
         left = messages.panels_replaced[seat]
         if left is not None and left != old:
             # A panel replaced by a process that died before tidying it: its buttons go now.

@@ -102,6 +102,11 @@ class GameModule(abc.ABC, Generic[V, R]):
         :meth:`replaces_hand`, else under them."""
         return []
 
+    def hint_reason(self, tr: Translator, view: V, action: Action) -> str | None:
+        """Why the 💡 prefers ``action``, in a few words of the game's own (wins the trick, ...); None: the words
+        every game shares (``bot.review_text``)."""
+        return None
+
     # -- results and refusals -----------------------------------------------------
 
     @abc.abstractmethod

@@ -6,9 +6,10 @@ from bot.games.base import Button, GameModule, MoveButton, tricks_line
 from bot.i18n import Translator
 from bot.models import MatchRecord, MomentRecord
 from bot.texts import name, tile, tiles
-from engine import Award, BingoRules, BingoView, ClosePenalty, Kind, Reason, Refusal, Tile
+from engine import Action, Award, BingoRules, BingoView, ClosePenalty, Kind, Reason, Refusal, Tile
 from engine.actions import CLOSE, TAKE_HIDDEN, TAKE_INDICATOR
-from engine.bingo import LOWER, SUIT
+from engine.bingo import BEATS, LOWER, SUIT
+from engine.tiles import BIT
 
 BINGO_TILE = Tile(0, 0)
 CLAIM_MOMENT = 6
@@ -30,6 +31,7 @@ class Bingo(GameModule[BingoView, BingoRules]):
         "settings-target", "reason-reached_goal", "reason-schneider", "reason-no_trick", "reason-closer_failed",
         "reason-closer_failed_penalty", "reason-reached_goal_after_close", "reason-claim",
         "reason-bingo_takes_trump_double", "card-moment-bingo", "card-moment-claim", "card-moment-close",
+        "hint-why-wins-trick", "hint-why-gives-trick", "hint-why-claim-value", "hint-why-close-goal",
         "table-points",
     )  # fmt: skip
 
@@ -123,6 +125,20 @@ class Bingo(GameModule[BingoView, BingoRules]):
                 ]
             )
         return rows
+
+    def hint_reason(self, tr: Translator, view: BingoView, action: Action) -> str | None:
+        """An answer wins the trick or gives it cheaply; a claim's value; a close's promise of the goal."""
+        rules = self.rules(view.preset)
+        if action.kind is Kind.PLAY and view.lead is not None and view.trump is not None:
+            wins = BEATS[view.trump][view.lead.index] & BIT[action.value]
+            return tr("hint-why-wins-trick" if wins else "hint-why-gives-trick")
+        if action.kind is Kind.CLAIM:
+            doubles = sum(1 for t in view.hand if t.is_double)
+            pts, gp = rules.claim_value(doubles, BINGO_TILE in view.hand)
+            return tr("hint-why-claim-value", value=tr("claim-value", gp=gp, n=gp or pts))
+        if action.kind is Kind.CLOSE:
+            return tr("hint-why-close-goal", goal=rules.goal)
+        return None
 
     def follow_duty(self, view: BingoView, lead: Tile, refusal: Refusal) -> tuple[Refusal, int, int]:
         """A tile leads its higher end, blank counting 7 (``[6|0]`` asks for blanks)."""

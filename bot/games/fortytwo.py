@@ -7,9 +7,10 @@ from bot.games.base import Button, GameModule, MoveButton, rows_of, tricks_line
 from bot.i18n import Translator
 from bot.models import MatchRecord, MomentRecord
 from bot.texts import name
-from engine import Award, FortyTwoRules, FortyTwoView, Kind, Reason, Refusal, Tile, TrickView
+from engine import Action, Award, FortyTwoRules, FortyTwoView, Kind, Reason, Refusal, Tile, TrickView
 from engine.actions import PASS
-from engine.fortytwo import Phase
+from engine.fortytwo import DRAW_BEATS, PLAY_BEATS, Phase
+from engine.tiles import BIT
 
 BIDS_PER_ROW = 7
 ALL_42 = 42
@@ -30,7 +31,7 @@ class FortyTwo(GameModule[FortyTwoView, FortyTwoRules]):
         "table-phase", "table-stock", "table-bids", "bid-pass", "table-contract", "table-contract-pending", "suit",
         "table-draw-tricks", "table-tricks", "table-points", "panel-points-42", "panel-bid-first", "panel-bid",
         "panel-trumps", "btn-pass", "btn-trump", "reason-bid_made", "reason-bid_set", "points",
-        "card-moment-made42",
+        "card-moment-made42", "hint-why-wins-trick", "hint-why-gives-trick",
     )  # fmt: skip
 
     def _common(self, tr: Translator, record: MatchRecord, view: FortyTwoView) -> list[str]:
@@ -101,6 +102,14 @@ class FortyTwo(GameModule[FortyTwoView, FortyTwoRules]):
             trumps = [a for a in view.legal if a.kind is Kind.TRUMPS]
             return rows_of([button(tr("btn-trump", suit=a.value), a) for a in trumps], 2)
         return []
+
+    def hint_reason(self, tr: Translator, view: FortyTwoView, action: Action) -> str | None:
+        """An answer wins the trick or gives it cheaply (in the draw phase as in the play)."""
+        if action.kind is not Kind.PLAY or view.lead is None:
+            return None
+        lead = view.lead.index
+        beats = DRAW_BEATS[lead] if view.phase is Phase.DRAW else PLAY_BEATS[view.trump or 0][lead]
+        return tr("hint-why-wins-trick" if beats & BIT[action.value] else "hint-why-gives-trick")
 
     def follow_duty(self, view: FortyTwoView, lead: Tile, refusal: Refusal) -> tuple[Refusal, int, int]:
         """A tile leads its higher end; a trump led is followed with a trump (the engine calls that following

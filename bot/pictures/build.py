@@ -6,6 +6,7 @@ from bot import render
 from bot.i18n import Translator
 from bot.models import DealLine, MatchRecord, RatingPoint, Summary
 from bot.pictures.cards import MOMENTS, Domino, MatchCard, Moment, RatingChart, Side
+from bot.services.reviews import MatchReview
 
 NAME_LIMIT = 32
 """Characters of a name a picture shows (it shortens a longer one to fit)."""
@@ -21,8 +22,9 @@ def side_name(tr: Translator, record: MatchRecord, seat: int) -> str:
     return tr("card-computer") if record.players[seat].computer else plain_name(record, seat)
 
 
-def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCard:
-    """The card of a finished (or abandoned) match."""
+def match_card(tr: Translator, record: MatchRecord, summary: Summary, review: MatchReview | None = None) -> MatchCard:
+    """The card of a finished (or abandoned) match; under each person their accuracy (``review``) and the
+    hints they asked for."""
     winner = summary.winner
     ratings: list[str | None] = [None, None]
     if summary.ratings is not None and winner is not None:
@@ -37,7 +39,7 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
             name=side_name(tr, record, seat),
             score=summary.score[seat],
             winner=winner == seat,
-            rating=ratings[seat],
+            rating=" · ".join(x for x in (ratings[seat], *_notes(tr, record, review, seat)) if x) or None,
             fallback=tr("card-player", seat=seat + 1),
         )
         for seat in (0, 1)
@@ -65,6 +67,17 @@ def match_card(tr: Translator, record: MatchRecord, summary: Summary) -> MatchCa
         last_trick_title=tr("card-last-trick"),
         last_trick=None if last is None else (_domino(last[0]), _domino(last[1])),
     )
+
+
+def _notes(tr: Translator, record: MatchRecord, review: MatchReview | None, seat: int) -> list[str]:
+    """A person's accuracy and hints, as the card writes them under the rating."""
+    notes = []
+    accuracy = None if review is None else review.accuracy(seat)
+    if accuracy is not None:
+        notes.append(tr("card-accuracy", accuracy=accuracy))
+    if record.hints[seat]:
+        notes.append(tr("card-hints", n=record.hints[seat]))
+    return notes
 
 
 def _domino(notation: str) -> Domino:

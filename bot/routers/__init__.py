@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import chats, game, group, private, rematch, replay, settings, stats
+from bot.routers import chats, game, group, hints, private, rematch, replay, settings, stats
 
 
 def build_router() -> Router:
     root = Router(name="root")
-    features = (chats.build(), group.build(), private.build(), stats.build(), settings.build(), rematch.build(),
-                replay.build())
+    features = (
+        chats.build(),
+        group.build(),
+        private.build(),
+        stats.build(),
+        settings.build(),
+        rematch.build(),
+        replay.build(),
+        hints.build(),
+    )
     root.include_routers(game.build(), *features, game.build_fallback())
     return root

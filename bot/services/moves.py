@@ -105,6 +105,20 @@ class Moves:
         panel = None if message_id is None else (user_id, message_id)
         return await self._write(match_id, request_id, plan, panel=panel)
 
+    async def hint(self, match_id: str, user_id: int, *, version: int, request_id: str | None = None) -> MoveResult:
+        """Count a 💡 the user asked for on their turn in a match against the computer (the panel's ``version``);
+        the count is the record's, so the card shows it."""
+
+        def plan(record: MatchRecord, match: Match) -> Plan:
+            seat = _seat_to_act(record, match, user_id, version)
+            if record.computer_seat is None:
+                raise Rejected(Rejection.NOT_ALLOWED)
+            hints = list(record.hints)
+            hints[seat] += 1
+            return match, {"hints": (hints[0], hints[1])}, None
+
+        return await self._write(match_id, request_id, plan)
+
     async def surrender(self, match_id: str, user_id: int, *, request_id: str | None = None) -> MoveResult:
         """End the user's match with a loss for them."""
 
@@ -276,7 +290,9 @@ class Moves:
         """The write of a move that leaves the match on (see ``_commit``); what happens next is asked of the
         seat to act first."""
         await self.seats.before_write(new, match)
-        field = f"p{match.turn}n" if handed and match.turn is not None else ""
+        # The turn's panel comes as a new message, except in a match played in the person's private chat: there
+        # the one panel is edited in place (the delivery sends it anew only after results were posted under it).
+        field = f"p{match.turn}n" if handed and match.turn is not None and new.private_seat is None else ""
         commit = await self.store.commit_move(record.id, **write, ttl=self.terms.keep_ttl, handed=field, posts=posts)
         if commit.outcome is not Written.WRITTEN:
             self._not_written(record, commit)

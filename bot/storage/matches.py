@@ -65,6 +65,7 @@ if redis.call('EXISTS', KEYS[{posts}]) == 1 then redis.call('EXPIRE', KEYS[{post
 # 9... posts.
 MESSAGE_FIELDS = (
     "t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1", "r", "rp", "g",
+    "q0", "q1",
 )  # fmt: skip
 MOVE = (
     _CAS
@@ -139,16 +140,16 @@ SHOWN = _shown("#ARGV")
 # Whether a match's screens are up to date, in the match's slot: no post left, no finish pending,
 # and the table and both panels at the match's version (or not to be delivered: ARGV[1] is '1'
 # when the group is gone, ARGV[2] and ARGV[3] when that seat's player blocked the bot), and once the
-# match has its summary ('s') each seat's private card sent ('c0', 'c1'; not needed for a seat not
-# to be delivered). A match that expired is up to date too. First, the versions that edits brought
-# the table and the panels to since they were last recorded ('tv', 'p0v', 'p1v' and a version
-# each, from ARGV[4] to ARGV[last]), never lowered (an edit is recorded lazily: done again, it
+# match has its summary ('s') each seat's private card and post-mortem sent ('c0', 'c1', 'q0', 'q1';
+# not needed for a seat not to be delivered). A match that expired is up to date too. First, the
+# versions that edits brought the table and the panels to since they were last recorded ('tv', 'p0v',
+# 'p1v' and a version each, from ARGV[4] to ARGV[last]), never lowered (an edit is recorded lazily: done again, it
 # changes nothing); among them 'p0x' or 'p1x' and a message id: that replaced panel was tidied,
 # its field is dropped if it still names it.
 # KEYS: 1 match, 2 posts. Returns 1 when up to date.
 def _settled(last: str) -> str:
     return f"""
-local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v', 'f', 's', 'c0', 'c1')
+local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v', 'f', 's', 'c0', 'c1', 'q0', 'q1')
 if not f[1] then return 1 end
 local slot = {{tv = 2, p0v = 3, p1v = 4}}
 for i = 4, {last} - 1, 2 do
@@ -168,6 +169,8 @@ if f[3] ~= f[1] and ARGV[2] ~= '1' then return 0 end
 if f[4] ~= f[1] and ARGV[3] ~= '1' then return 0 end
 if f[6] and not f[7] and ARGV[2] ~= '1' then return 0 end
 if f[6] and not f[8] and ARGV[3] ~= '1' then return 0 end
+if f[6] and not f[9] and ARGV[2] ~= '1' then return 0 end
+if f[6] and not f[10] and ARGV[3] ~= '1' then return 0 end
 return 1
 """
 
@@ -272,6 +275,7 @@ def messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
         summary=None if summary is None else Summary.model_validate_json(summary),
         finishing=None if f["f"] is None else text(f["f"]),
         cards=(f["c0"] is not None, f["c1"] is not None),
+        reviews=(f["q0"] is not None, f["q1"] is not None),
         result=num("r"),
         result_photo=f["rp"] is not None and int(f["rp"]) == 1,
         general=f["g"] is not None,

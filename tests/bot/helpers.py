@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.models import MatchRecord, MoveResult, Player, Status
 from bot.services import Services
+from bot.services.reviews import MatchReview, review_now
 from engine import Match
 
 CHAT = -1001
@@ -85,3 +86,13 @@ async def tables(services: Services, players: tuple[Player, ...], chat_id: int =
         "chat_history": await services.results.history(chat_id=chat_id, limit=100),
         "user_history": [await services.results.history(user_id=p.id, limit=100) for p in players],
     }
+
+
+class InlineReviews:
+    """The post-mortem made in the test's own process (the bot makes it in a worker process)."""
+
+    def prepare(self, record: MatchRecord) -> None:
+        pass
+
+    async def review(self, record: MatchRecord) -> MatchReview | None:
+        return review_now(record)

@@ -20,7 +20,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import SendMessage
 
-from bot import keyboards, render, replays
+from bot import keyboards, render, replays, review_text
 from bot.delivery import Delivery, Ledger, Passes
 from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
@@ -29,10 +29,11 @@ from bot.models import MatchRecord, Messages, MoveResult, Status
 from bot.outbox import Outbox, topic_gone
 from bot.presenter import Presenter
 from bot.services import Services
+from bot.services.reviews import review_now
 from bot.timers import Timers
 from engine import Action, Kind, Match
 from tests.backends import Backend
-from tests.bot.helpers import ALA, BOB, CHAT, start_match, to_move
+from tests.bot.helpers import ALA, BOB, CHAT, InlineReviews, start_match, to_move
 from tests.e2e.simclock import SimClock
 from tests.outbox_fakes import Clock as OutboxClock
 from tests.outbox_fakes import FakeBot
@@ -193,7 +194,7 @@ async def world_on(backend: Backend, **terms: Any) -> AsyncIterator[World]:
     box = cast(Outbox, outbox)
     stores = services.stores
     passes = Passes(box, I18N, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=BOT_USERNAME,
-                    painter=None)  # fmt: skip
+                    painter=None, reviewer=InlineReviews())  # fmt: skip
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                         sleep=clock.sleep, shared=False)  # fmt: skip
     presenter = Presenter(box, delivery, services.records, services.chats, I18N, bot_username=BOT_USERNAME)
@@ -372,17 +373,23 @@ class TestMove:
         assert result_post.kind == "send"
         assert group.index(result_post) == len(group) - 1
         assert group[-2].kind == "edit_now" and group[-2].text == render.table_text(TR, record, match.deal.view(None))
+        review = review_now(record)
+        assert (review_text.accuracy_line(TR, record, review) or "no accuracy") in result_post.text
         for seat, player in enumerate(record.players):
-            card = world.outbox.to(player.id)[-1]
+            card, post_mortem = world.outbox.to(player.id)[-2:]
             link = replays.replay_link(TR, BOT_USERNAME, record.id)
-            assert (card.kind, card.text) == ("send", render.private_result_text(TR, record, summary, seat, link=link))
+            own = [render.private_result_text(TR, record, summary, seat), *review_text.card_lines(TR, record, review)]
+            assert (card.kind, card.text) == ("send", "\n".join([*own, link]))
             assert card.silent is (seat == last)
-        assert messages.cards == (True, True) and messages.posts == []
+            assert (post_mortem.kind, post_mortem.text) == ("send", review_text.review_text(TR, review, seat))
+            assert post_mortem.text.startswith("🔎")
+        messages = await messages_of(world, record.id)
+        assert messages.cards == (True, True) and messages.reviews == (True, True) and messages.posts == []
         assert await due(world) == []
         world.outbox.clear()
         world.delivery.kick(record.id)
         await world.delivery.idle()
-        assert world.outbox.calls == []  # the cards go once
+        assert world.outbox.calls == []  # the cards and the post-mortems go once
 
 
 class TestFaults:
@@ -550,7 +557,7 @@ class TestThroughTheOutbox:
         outbox = Outbox(bot, clock=bot_clock, sleep=bot_clock.sleep)  # type: ignore[arg-type]
         stores = services.stores
         passes = Passes(outbox, I18N, stores.matches, services.chats, Ledger(), time=clock.time,
-                        bot_username=BOT_USERNAME, painter=None)  # fmt: skip
+                        bot_username=BOT_USERNAME, painter=None, reviewer=InlineReviews())  # fmt: skip
         delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                             sleep=clock.sleep, shared=False)  # fmt: skip
         try:
@@ -690,6 +697,22 @@ class TestPasses:
         notice = render.player_notice(TR, record, 0, started=True)
         assert [c.text for c in world.outbox.to(CHAT)].count(notice) == 1
         assert world.outbox.to(record.players[1].id) == []
+
+    async def test_blocked_in_a_private_match(self, world: World) -> None:
+        """A match against the computer in the person's private chat, who then blocked the bot: its result waits
+        for nobody (the match settles with it unsent), and there is nobody else to tell."""
+        challenge = await world.services.challenges.open(ALA.id, ALA, "bingo", "ru")
+        record = await world.services.challenges.play_computer(challenge.id, ALA.id, "easy", "🤖", seed=1)
+        assert record.private_seat == 0
+        world.presenter.start_match(record)
+        await world.delivery.idle()
+        assert (await messages_of(world, record.id)).table is None  # the panel is the table there
+        world.outbox.fail("edit_now", ALA.id, forbidden(), times=None)
+        world.outbox.fail("send", ALA.id, forbidden(), times=None)
+        world.presenter.show(await world.services.moves.surrender(record.id, ALA.id))
+        await world.delivery.idle()
+        assert await world.services.chats.is_blocked(ALA.id)
+        assert (await messages_of(world, record.id)).posts != [] and await due(world) == []
 
     async def test_player_blocked_at_the_end(self, world: World) -> None:
         """A player found blocked by the last pass of a finished match: nobody is told that the match waits."""

@@ -27,7 +27,7 @@ class TestReadmeScreens:
         for lang, preset in itertools.product(LANGS, ("bingo", "42")):
             title = f"**{i18n[lang](f'preset-{preset}')}** ({readme_screens.LANG_NAMES[lang]})"
             assert section.count(title) == 1, title
-        assert section.count("```text") == 8
+        assert section.count("```text") == 9  # and the one message of a match against the computer in private
 
 
 class TestReadmePictures:

@@ -668,6 +668,8 @@ class FakeTelegram:
 
     def _m_answerCallbackQuery(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         query_id = p["callback_query_id"]
+        if len(str(p.get("text") or "")) > 200:  # Telegram's limit on a callback answer's text
+            return self._error(400, "Bad Request: MESSAGE_TOO_LONG")
         if query_id in self.answers:
             return self._error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
         self.answers[query_id] = p

@@ -261,10 +261,10 @@ class TestSurrender:
         assert record.status is Status.FINISHED and record.finish is Finish.SURRENDER and record.winner == 1
         await fake.wait_for(lambda: not panel_of(fake, ANN) and not panel_of(fake, BOB), what="panels without buttons")
         for user in (ANN, BOB):
-            last = fake.last_text(user.id)
-            assert last is not None and tr("panel-match-over") in last.text
-            # The match card follows in private.
-            await fake.wait_for(lambda u=user: fake.chat_messages(u.id)[-1].photo, what="the card")
+            # The match card follows in private, then the post-mortem.
+            await fake.wait_for(lambda u=user: fake.chat_messages(u.id)[-1].text.startswith("🔎"), what="the 🔎")
+            *_, last, card, _ = fake.chat_messages(user.id)
+            assert tr("panel-match-over") in last.text and card.photo is not None
         await invariants.all_well(fake)
 
     async def test_kept(self, fake: FakeTelegram, surrender_scene: SurrenderScene) -> None:

@@ -141,7 +141,9 @@ class TestTurnClock:
             # Both players hear of it: their panel comes again, without buttons, saying why.
             for user in PLAYERS:
                 assert panel_of(s.fake, user) is None
-                assert "⏰" in s.private_texts(user)[-1]
+                await s.fake.wait_for(lambda u=user: s.private_texts(u)[-1].startswith("🔎"), what="the 🔎")
+                *_, last, post_mortem = s.private_texts(user)
+                assert "⏰" in last and post_mortem.startswith("🔎")
             assert await s.app.scheduler.due_at(f"t:{match_id}") is None
 
     async def test_a_move_restarts_the_clock(self, prefix: str, cleanup_redis: None) -> None:

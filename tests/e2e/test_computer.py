@@ -13,6 +13,7 @@ import pytest
 
 from bot.app import App
 from bot.models import LEVELS, Level, Status, UserStats
+from bot.texts import name
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import WAITING, challenge, held_panel, panel_of, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
@@ -105,7 +106,8 @@ class TestAgainstTheComputer:
 
     @pytest.mark.parametrize("level", LEVELS)
     async def test_in_private(self, fake: FakeTelegram, prefix: str, cleanup_redis: None, level: Level) -> None:
-        """``/play 42 <level>`` in the private chat: the table and the hand there, played to the end."""
+        """``/play 42 <level>`` in the private chat: the panel there is the table too (no table message),
+        played to the end."""
         async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
             tr = app.presenter.i18n["pl"]
             await start_bot(fake, BOB)
@@ -121,7 +123,10 @@ class TestAgainstTheComputer:
             assert match.rules.game == "42" and record.players[1].level == level
             assert record.version > presses
             texts = [m.text for m in fake.chat_messages(BOB.id)]
-            assert any(t.startswith(tr("table-title", game=tr("preset-42"), deal=1)) for t in texts)
+            assert not any(t.split("\n")[0] == tr("table-title", game=tr("preset-42"), deal=1) for t in texts)
+            panel = (await app.services.stores.matches.messages(match_id)).panel(0)
+            title = tr("panel-title", game=tr("preset-42"), deal=match.deal.number, opponent=name(record, 1))
+            assert panel is not None and title in fake.messages[(BOB.id, panel)].text
             stats = await counted_stats(app, BOB.id)
             assert sum(played for played, _ in stats.computer.values()) == 1
             # /stats lists the record against the level, outside the rating.

@@ -7,10 +7,11 @@ from html import escape
 
 import pytest
 
-from bot import render
+from bot import render, review_text
 from bot.models import Finish, Lang, Status, pick_lang
 from bot.pictures.cards import CARD_SIZE
 from bot.replays import replay_link
+from bot.services.reviews import review_now
 from engine import find_preset
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
@@ -97,8 +98,11 @@ class TestWholeMatches:
             (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
             series = tr("series-lead", name=escape(record.players[w].name), lead=1, trail=0)
+            review = review_now(record)
+            accuracy = review_text.accuracy_line(tr, record, review)
+            assert accuracy is not None
             username = app.presenter.bot_username
-            assert card.text == "\n".join([won, rating, series, replay_link(tr, username, record.id)])
+            assert card.text == "\n".join([won, rating, series, accuracy, replay_link(tr, username, record.id)])
             # In private each reads their own language (their Telegram's here), whatever the group's.
             ptr = app.presenter.i18n[pick_lang(code)]
             own_won = ptr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
@@ -107,12 +111,16 @@ class TestWholeMatches:
             for seat, user in enumerate((ann, bob)):
                 # Each player's last panel says the match is over, with the result and the rating change; the
                 # card follows it, with their own result and rating change.
-                *_, last, mine = fake.chat_messages(user.id)
+                *_, last, mine, post_mortem = fake.chat_messages(user.id)
+                assert post_mortem.text == review_text.review_text(ptr, review, seat)
                 assert ptr("panel-match-over") in last.text and own_won in last.text
                 assert [b["callback_data"] for b in last.buttons()] == [f"rm:{record.id}"]  # the rematch
                 assert last.text.endswith(own_rating)
+                own_accuracy = review_text.accuracy_line(ptr, record, review)
+                assert own_accuracy is not None
                 link = replay_link(ptr, username, record.id)
-                assert mine.text == render.private_result_text(ptr, record, summary, seat, link=link)
+                own = render.private_result_text(ptr, record, summary, seat)
+                assert mine.text == "\n".join([own, own_accuracy, link])
                 assert mine.photo == card.photo if ptr.lang == tr.lang else mine.photo not in (None, card.photo)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))

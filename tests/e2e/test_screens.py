@@ -90,12 +90,13 @@ class TestChatsThatChange:
             assert summary is not None
             for seat, user in enumerate((ANN, BOB)):
                 # The last panel says the match is over; the card still comes, in private.
-                *_, last, card = fake.chat_messages(user.id)
+                *_, last, card, post_mortem = fake.chat_messages(user.id)
                 assert app.presenter.i18n["ru"]("panel-match-over") in last.text
                 assert card.photo is not None
                 tr = app.presenter.i18n["ru"]
                 link = replay_link(tr, app.presenter.bot_username, record.id)
-                assert card.text == render.private_result_text(tr, record, summary, seat, link=link)
+                assert card.text.startswith(render.private_result_text(tr, record, summary, seat))
+                assert card.text.endswith(link) and post_mortem.text.startswith("🔎")
 
     async def test_player_blocks_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """403 from a player: the opponent and the group are told once; unblocking and /hand resumes."""

@@ -489,12 +489,13 @@ class TestSettle:
 
     @pytest.mark.parametrize("seat", [0, 1])
     async def test_cards_after_a_summary(self, stores: Stores, path: MatchStore, seat: int) -> None:
-        """After a summary each seat's card must have gone (c0, c1) unless that player blocked the bot."""
+        """After a summary each seat's card and post-mortem must have gone (c0, c1, q0, q1) unless that player
+        blocked the bot."""
         await path.create(M, "r0", ttl=TTL)
         await finish(path)
         await path.finished(M, SUMMARY.model_dump_json(), ttl=TTL)
         await path.posted(M, MATCH_POST)
-        await path.shown(M, **at(1), **{f"c{1 - seat}": 1})
+        await path.shown(M, **at(1), **{f"c{1 - seat}": 1, f"q{1 - seat}": 1})
         assert await settle(path) is False
         other = (seat == 1, seat == 0)
         assert await settle(path, gone=True, blocked=other) is False
@@ -503,6 +504,8 @@ class TestSettle:
         await path.mark_due(M)
         await path.shown(M, **{f"c{seat}": 1})
         assert (await path.messages(M)).cards == (True, True)
+        assert await settle(path) is False  # the seat's post-mortem is still to go
+        await path.shown(M, **{f"q{seat}": 1})
         assert await settle(path) is True
         assert await path.screens_due() == []
 

@@ -170,6 +170,9 @@ class TestDue:
         assert not await services.stores.matches.settle(record.id, group_gone=False, blocked=(False, False))
         assert (await services.stores.matches.messages(record.id)).cards == (True, False)
         await services.stores.matches.shown(record.id, c1=1)
+        # And each player's post-mortem (the 🔎 message).
+        assert not await services.stores.matches.settle(record.id, group_gone=False, blocked=(False, False))
+        await services.stores.matches.shown(record.id, q0=1, q1=1)
         assert await services.stores.matches.settle(record.id, group_gone=False, blocked=(False, False))
         assert await services.stores.redis.zrange(due, 0, -1) == []
 

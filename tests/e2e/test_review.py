@@ -1,0 +1,118 @@
+"""The post-mortem (🔎) after a match and the 💡 hints of a match against the computer, over the fake Bot API."""
+
+from __future__ import annotations
+
+import random
+
+from bot.models import Status
+from engine import Action
+from tests.e2e.conftest import running_bot
+from tests.e2e.driver import (
+    WAITING,
+    button,
+    challenge,
+    held_panel,
+    new_match,
+    panel_of,
+    play_to_end,
+    playable,
+    start_bot,
+    version_of,
+)
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+from tests.e2e.test_computer import PAUSE, level_button
+
+GROUP = -100930
+ANN = FakeUser(9301, "Ann", "ann_review", "ru")
+BOB = FakeUser(9302, "Bob", "bob_review", "pl")
+HINT = "h:"
+
+
+def post_mortems(fake: FakeTelegram, user: FakeUser) -> list[Sent]:
+    return [m for m in fake.chat_messages(user.id) if m.text.startswith("🔎")]
+
+
+def hint_button(panel: Sent) -> str | None:
+    return next((b["callback_data"] for b in panel.buttons() if b.get("callback_data", "").startswith(HINT)), None)
+
+
+async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    """A match between two people ends: each gets one 🔎 message in their own language, the result's caption and
+    its card carry both accuracies; their panels never had a 💡."""
+    async with running_bot(fake, prefix) as app:
+        await app.services.chats.update_settings(GROUP, preset="bingo", target=2)
+        for user in (ANN, BOB):
+            await start_bot(fake, user)
+        match_id = await new_match(fake, ANN, BOB, GROUP)
+        seen_hint: list[str] = []
+
+        async def no_hint() -> None:
+            seen_hint.extend(h for u in (ANN, BOB) if (p := panel_of(fake, u)) and (h := hint_button(p)))
+
+        await play_to_end(fake, (ANN, BOB), random.Random(3), after_move=no_hint)
+        await app.settled()
+        assert seen_hint == []
+        record, _ = await app.services.records.get(match_id)
+        assert record.status is Status.FINISHED
+        ru, pl = app.presenter.i18n["ru"], app.presenter.i18n["pl"]
+        [ann_review] = post_mortems(fake, ANN)
+        [bob_review] = post_mortems(fake, BOB)
+        head_ru = ru("review-head", accuracy=0, decisions=0).split("<b>")[1].split("</b>")[0]
+        head_pl = pl("review-head", accuracy=0, decisions=0).split("<b>")[1].split("</b>")[0]
+        assert head_ru in ann_review.text and head_pl in bob_review.text
+        [result] = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+        accuracy_word = ru("accuracy-line", list="").split(":")[0]
+        assert accuracy_word in result.text and "Ann" in result.text.split(accuracy_word)[1]
+        # A forged 💡 press in a match between two people: refused, nothing counted.
+        forged = fake.press(ANN, ann_review, f"{HINT}{match_id}:{record.version}")
+        assert (await fake.wait_answer(forged))["text"] == ru("hint-not-here")
+        assert (await app.services.records.get(match_id))[0].hints == (0, 0)
+        # Ann asks for a rematch: the result's caption says so and keeps the accuracy.
+        answer = await fake.wait_answer(fake.press(ANN, result, f"rm:{match_id}"))
+        assert answer["text"] == ru("toast-rematch-asked")
+        await fake.wait_for(lambda: "🔁" in result.text, what="the caption to tell of the rematch")
+        assert accuracy_word in result.text
+        # A restart (a kick of the delivery) sends no second 🔎.
+        app.delivery.kick(match_id)
+        await app.settled()
+        assert len(post_mortems(fake, ANN)) == 1 and len(post_mortems(fake, BOB)) == 1
+
+
+async def test_hints_against_the_computer(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    """Against the computer the panel has 💡: a press answers with a toast naming a legal move; a forged press
+    (an old version) is refused and counts nothing; the count shows under the result."""
+    async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
+        tr = app.presenter.i18n["ru"]
+        await app.services.chats.update_settings(GROUP, preset="bingo", target=1)
+        await start_bot(fake, ANN)
+        message = await challenge(fake, ANN, GROUP)
+        answer = await fake.wait_answer(fake.press(ANN, message, level_button(message, "hard")))
+        assert not answer.get("text")
+        await fake.wait_for(lambda: (p := held_panel(fake, ANN)) is not None and hint_button(p) is not None,
+                            timeout=30, what="Ann's turn with a 💡")  # fmt: skip
+        panel = held_panel(fake, ANN)
+        assert panel is not None and WAITING not in panel.text
+        data = hint_button(panel)
+        assert data is not None and len(data.encode()) <= 64
+        match_id = data.split(":")[1]
+        record, match = await app.services.records.get(match_id)
+        legal = {a.notation() for a in match.deal.view(record.seat_of(ANN.id)).legal}
+        before = version_of(panel)
+        toast = (await fake.wait_answer(fake.press(ANN, panel, data)))["text"]
+        assert toast.startswith("💡") and len(toast) <= 200
+        named = [b for b in playable(panel) if b["text"] in toast]
+        assert named and any(Action.parse(b["callback_data"].split(":")[3]).notation() in legal for b in named)
+        await fake.wait_for(lambda: version_of(held_panel(fake, ANN) or panel) > before, what="the panel's new version")
+        # The same button again is stale now: refused, nothing counted.
+        refused = (await fake.wait_answer(fake.press(ANN, panel, data)))["text"]
+        assert refused == tr("hint-not-now")
+        # A forged press for a version that never was.
+        forged = (await fake.wait_answer(fake.press(ANN, panel, f"{HINT}{match_id}:99999")))["text"]
+        assert forged == tr("hint-not-now")
+        record, _ = await app.services.records.get(match_id)
+        assert record.hints[record.seat_of(ANN.id) or 0] == 1
+        app.presenter.show(await app.services.moves.surrender(match_id, ANN.id))
+        await app.settled()
+        [card] = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+        assert tr("hints-of", name="Ann", n=1) in card.text
+        assert button(card, "rm:")
