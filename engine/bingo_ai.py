@@ -12,6 +12,7 @@ with the exact search of :mod:`engine.bingo_search`; it keeps the move with
 the best average match equity. :mod:`engine.bingo_reference` is the search as
 it was before the exact one, for the arena.
 """
+
 from __future__ import annotations
 
 import random
@@ -685,7 +686,7 @@ def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tup
             else:
                 table.rollout()
                 totals[i] += table.value(k.me)
-    return [(move, total / worlds) for move, total in zip(moves, totals, strict=True)]
+    return [(move, min(1.0, max(0.0, total / worlds))) for move, total in zip(moves, totals, strict=True)]
 
 
 def _deals(k: Knowledge, worlds: int, rng: random.Random) -> list[tuple[int, tuple[int, ...]]]:
