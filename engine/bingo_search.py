@@ -24,6 +24,27 @@ EXACT, AT_LEAST, AT_MOST = 0, 1, 2
 """What a stored value is: the exact value, or a bound found by a cut-off."""
 
 
+def follow_mask(hand: int, lead: int, trump: int, rules: BingoRules) -> int:
+    """The tiles of ``hand`` that may answer ``lead`` under the follow rules of RULES.md 1.3.7."""
+    trumps = TRUMPS[trump]
+    if BIT[lead] & trumps:
+        return hand & trumps or hand
+    m = hand & SUIT_MASK[SUIT[lead]] & ~trumps
+    if m:
+        if rules.must_beat:
+            return m & BEATS[trump][lead] or m
+        return m
+    if rules.follow_lower_half:
+        m = hand & SUIT_MASK[LOWER[lead]] & ~trumps
+        if m:
+            return m
+    if rules.must_trump_when_void:
+        m = hand & trumps
+        if m:
+            return m
+    return hand
+
+
 class Endgame:
     """The exact value of a Bingo deal in its strict phase, both hands known, for seat ``me``."""
 
@@ -94,24 +115,7 @@ class Endgame:
 
     def allowed(self, hand: int, lead: int) -> int:
         """The tiles of ``hand`` that may answer ``lead`` (RULES.md 1.3.7)."""
-        trumps = TRUMPS[self.trump]
-        if BIT[lead] & trumps:
-            return hand & trumps or hand
-        rules = self.rules
-        m = hand & SUIT_MASK[SUIT[lead]] & ~trumps
-        if m:
-            if rules.must_beat:
-                return m & BEATS[self.trump][lead] or m
-            return m
-        if rules.follow_lower_half:
-            m = hand & SUIT_MASK[LOWER[lead]] & ~trumps
-            if m:
-                return m
-        if rules.must_trump_when_void:
-            m = hand & trumps
-            if m:
-                return m
-        return hand
+        return follow_mask(hand, lead, self.trump, self.rules)
 
     def value(
         self,

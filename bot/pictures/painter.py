@@ -65,6 +65,17 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+def one_worker() -> ProcessPoolExecutor:
+    """A pool of one spawned worker process that exits with the bot that started it (the painter's, the
+    reviewer's)."""
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
+
+
 def draw_in_worker(draw: str, picture: Picture) -> bytes:
     """Run in the worker: the drawing function named ``module:function`` on ``picture``."""
     module, _, name = draw.partition(":")
@@ -99,12 +110,7 @@ class Painter:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = one_worker()
         return self._pool
 
     async def png(self, picture: Picture, key: str | None = None) -> bytes | None:

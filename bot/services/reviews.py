@@ -18,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -29,7 +27,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from bot.models import MatchRecord
-from bot.pictures.painter import watch_parent
+from bot.pictures.painter import one_worker
 from engine import Action
 from engine.ai import evaluate
 from engine.games import View
@@ -175,12 +173,7 @@ class Reviewer:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = one_worker()
         return self._pool
 
     def _stop(self, match_id: str) -> None:
