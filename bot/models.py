@@ -165,6 +165,13 @@ class MatchRecord(BaseModel):
         ``None``, somebody who does not play it)."""
         return self.lang if seat is None else self.players[seat].lang or self.lang
 
+    def panel_lang(self, seat: int | None) -> Lang:
+        """The language of the seat's panel: the match's in the match's own chat (a match against the computer
+        in private), else the player's own (:meth:`lang_of`)."""
+        if seat is not None and self.chat_id == self.players[seat].id:
+            return self.lang
+        return self.lang_of(seat)
+
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
             if player.id == user_id:

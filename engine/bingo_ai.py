@@ -445,14 +445,7 @@ class Table:
         hands = (self.hands[0], self.hands[1])
         if self.choosing:
             return self._solve_choice(me, solver)
-        state = (
-            self.points[0],
-            self.points[1],
-            self.tricks[0] > 0,
-            self.tricks[1] > 0,
-            self.score[0],
-            self.score[1],
-        )
+        state = self._state()
         if self.lead < 0:
             exact = solver.solve(hands, self.turn, state)
         else:
@@ -462,18 +455,16 @@ class Table:
         self.rollout()
         return (exact + PRACTICAL * self.value(me)) / (1 + PRACTICAL)
 
+    def _state(self) -> tuple[int, int, bool, bool, int, int]:
+        """What the exact search needs of the deal besides the hands: points, whether each seat took a trick,
+        the match score."""
+        return (self.points[0], self.points[1], self.tricks[0] > 0, self.tricks[1] > 0, self.score[0], self.score[1])
+
     def _solve_choice(self, me: int, solver: Endgame) -> float:
         """The last pair's choice made by the exact search: the better of taking either tile, for the chooser."""
         seat = self.turn
         hidden, face_up = self.reserve[-2], self.reserve[-1]
-        state = (
-            self.points[0],
-            self.points[1],
-            self.tricks[0] > 0,
-            self.tricks[1] > 0,
-            self.score[0],
-            self.score[1],
-        )
+        state = self._state()
         values = []
         for mine, theirs in ((face_up, hidden), (hidden, face_up)):
             hands = [self.hands[0], self.hands[1]]

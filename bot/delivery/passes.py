@@ -312,9 +312,7 @@ class Passes:
     async def _panel_message(self, record: MatchRecord, match: Match, messages: Messages, seat: int) -> bool:
         """Bring the seat's panel to the match's version; False when the player cannot be written to."""
         player = record.players[seat]
-        # In the group's own chat (a match against the computer in private) the player reads the match's
-        # language; in their private chat, their own.
-        tr = self.i18n[record.lang if record.chat_id == player.id else record.lang_of(seat)]
+        tr = self.i18n[record.panel_lang(seat)]
         view = match.deal.view(seat)
         prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)

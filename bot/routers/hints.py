@@ -33,8 +33,7 @@ async def hint_pressed(
     user = query.from_user
     record, match = await records.peek(callback_data.m)
     seat = record.seat_of(user.id)
-    # The panel's language: the match's in its own chat (a match against the computer in private), else theirs.
-    tr = i18n[record.lang if record.chat_id == user.id else record.lang_of(seat)]
+    tr = i18n[record.panel_lang(seat)]
     if seat is None:
         await query.answer(tr("toast-not-player"))
         return
