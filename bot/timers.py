@@ -18,7 +18,7 @@ from collections.abc import Awaitable
 from bot.clock import Clock
 from bot.models import LANGS, MatchRecord, MoveResult
 from bot.presenter import Presenter
-from bot.scheduler import CLOCK, EXPIRY, SEASON, Scheduler, season_of_job
+from bot.scheduler import CLOCK, EXPIRY, SEASON, TOURNAMENT, Scheduler, season_of_job
 from bot.services import Services
 from bot.services.errors import Rejected
 from bot.services.seats import Computer
@@ -39,6 +39,7 @@ class Timers:
         self.matches = services.stores.matches
         self.terms = services.terms
         self.results = services.results
+        self.tournaments = services.tournaments
         self.presenter = presenter
         self.clock = clock
 
@@ -46,6 +47,7 @@ class Timers:
         scheduler.on(EXPIRY, self.challenge_due)
         scheduler.on(CLOCK, self.match_due)
         scheduler.on(SEASON, self.season_due)
+        scheduler.on(TOURNAMENT, self.tournament_due)
 
     # -- challenges ------------------------------------------------------------
 
@@ -87,6 +89,30 @@ class Timers:
             raise
         log.info("chat %s: the final table of season %s posted", chat_id, season)
         return None
+
+    # -- tournaments -------------------------------------------------------------
+
+    async def tournament_due(self, tournament_id: str) -> float | None:
+        """Move a tournament on (``Tournaments.progress``): the matches it started go out, its message is edited
+        when its standings changed, and its end is announced once (the mark first, as a season's: a job run
+        again announces nothing; a post Telegram did not take clears it, and the job runs again)."""
+        progress = await self.tournaments.progress(tournament_id)
+        t = progress.tournament
+        if t is None:
+            return None
+        for record in progress.started:
+            self.presenter.start_match(record)
+        if progress.changed:
+            self.presenter.tournament_board(t)
+        if t.status == "finished" and await self.tournaments.claim_announcement(t):
+            try:
+                await self.presenter.tournament_over(t)
+            except Exception:
+                await self.tournaments.release_announcement(t)
+                raise
+            log.info("chat %s: tournament %s over, champion %s", t.chat_id, t.id,
+                     None if t.champion is None else t.entrants[t.champion].player.id)  # fmt: skip
+        return progress.due
 
     # -- the turn clock ----------------------------------------------------------
 

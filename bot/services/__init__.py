@@ -8,6 +8,7 @@
 - ``results``: leaderboards, stats, histories.
 - ``rematches``: the rematch button under a finished match (a challenge of its own kind).
 - ``seats``: a person or a computer policy in each seat, and what happens next after a write.
+- ``tournaments``: a group's tournaments (their plan: ``bracket``, pure).
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
 """
 
@@ -28,6 +29,7 @@ from bot.services.rematches import Rematches
 from bot.services.results import Results
 from bot.services.seats import Seats
 from bot.services.terms import Terms
+from bot.services.tournaments import Tournaments
 from bot.storage.budgets import BudgetStore
 from bot.storage.challenges import ChallengeStore
 from bot.storage.chats import ChatStore
@@ -36,6 +38,7 @@ from bot.storage.keys import Keys
 from bot.storage.lanes import LaneStore
 from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
+from bot.storage.tournaments import TournamentStore
 from bot.storage.updates import UpdateMarks
 
 
@@ -53,6 +56,7 @@ class Stores:
     updates: UpdateMarks
     jobs: JobStore
     budgets: BudgetStore
+    tournaments: TournamentStore
 
     @classmethod
     def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None) -> Stores:
@@ -69,6 +73,7 @@ class Stores:
             updates=UpdateMarks(redis, keys),
             jobs=JobStore(redis, keys),
             budgets=BudgetStore(redis, keys),
+            tournaments=TournamentStore(redis, keys),
         )
 
 
@@ -87,6 +92,7 @@ class Services:
     results: Results
     seats: Seats
     rematches: Rematches
+    tournaments: Tournaments
 
     @classmethod
     def build(
@@ -117,4 +123,15 @@ class Services:
             results=Results(stores.results, clock=clock.time),
             seats=seats,
             rematches=Rematches(challenges, stores.challenges, stores.matches, records, terms, clock=clock.time),
+            tournaments=Tournaments(
+                stores.tournaments,
+                challenges,
+                stores.matches,
+                records,
+                chats,
+                stores.results,
+                scheduler,
+                terms,
+                clock=clock.time,
+            ),
         )
