@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable
 
 from bot.clock import Clock
-from bot.models import LANGS, MatchRecord, MoveResult
+from bot.models import LANGS, MatchRecord, MoveResult, Tournament
 from bot.presenter import Presenter
 from bot.scheduler import CLOCK, EXPIRY, SEASON, TOURNAMENT, Scheduler, season_of_job
 from bot.services import Services
@@ -28,6 +28,10 @@ from engine import Match
 log = logging.getLogger(__name__)
 SEASON_TABLE = 10
 """How many of a season's players its final table lists."""
+RESULTS_WAIT = 2.0
+"""Seconds between two looks whether a finished tournament's last results are in its group."""
+RESULTS_PATIENCE = 120.0
+"""Seconds a tournament's end waits at most for its matches' results to be posted."""
 
 
 class Timers:
@@ -104,6 +108,8 @@ class Timers:
             self.presenter.start_match(record)
         if progress.changed:
             self.presenter.tournament_board(t)
+        if t.status == "finished" and not await self._results_out(t):
+            return self.clock.time() + RESULTS_WAIT
         if t.status == "finished" and await self.tournaments.claim_announcement(t):
             try:
                 await self.presenter.tournament_over(t)
@@ -113,6 +119,22 @@ class Timers:
             log.info("chat %s: tournament %s over, champion %s", t.chat_id, t.id,
                      None if t.champion is None else t.entrants[t.champion].player.id)  # fmt: skip
         return progress.due
+
+    async def _results_out(self, t: Tournament) -> bool:
+        """Whether the results of the tournament's matches are in the group (so that its end is read after
+        them), or it ended long enough ago not to wait any more (a group that removed the bot)."""
+        if self.clock.time() >= (t.finished or 0) + RESULTS_PATIENCE:
+            return True
+        for p in t.pairings:
+            if p.match is None:
+                continue
+            try:
+                _, _, messages = await self.records.screens(p.match)
+            except Rejected:
+                continue  # gone long ago
+            if messages.result is None:
+                return False
+        return True
 
     # -- the turn clock ----------------------------------------------------------
 

@@ -118,10 +118,7 @@ def _decide_without_play(t: Tournament) -> bool:
 
 def _known(t: Tournament, p: Pairing) -> bool:
     """Whether both of a pairing's slots are settled (a later knockout round waits for its feeders)."""
-    if t.format != "ko" or p.round == 0:
-        return True
-    feeders = _feeders(t, p)
-    return all(f.done for f in feeders)
+    return t.format != "ko" or p.round == 0 or p.filled
 
 
 def _feeders(t: Tournament, p: Pairing) -> tuple[Pairing, Pairing]:
