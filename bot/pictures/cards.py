@@ -19,10 +19,10 @@ CHART_SIZE = (1280, 640)
 TOURNAMENT_WIDTH = 1280
 STANDINGS_HEIGHTS = (216, 84)
 """A round robin's standings: this many pixels, plus this many for each row (six rows: 720)."""
-BRACKET_HEIGHTS = (720, 216, 118)
+BRACKET_HEIGHTS = (720, 216, 124)
 """A knockout's bracket: at least the first, else the second plus the third for each first-round match (eight
-matches, a bracket of 16: 1160). Room for a name and a score in each slot of 40 px at least, and for a note line
-under each match."""
+matches, a bracket of 16: 1208): room for a name and its score in each half of a match (40 px or so) and for a
+note under each match."""
 
 Domino = tuple[int, int]
 """A tile's two ends, high first (``(6, 4)`` is [6|4])."""

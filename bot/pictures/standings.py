@@ -46,8 +46,8 @@ COLUMN_GAP = 44
 """Between two rounds' columns: where the lines that join them run."""
 LABEL_ROOM = 50
 """Under the header, the rounds' names."""
-NOTE_ROOM = TEXT_PX * LINE_HEIGHT + 1
-"""Under each match, a line for its note."""
+NOTE_ROOM = TEXT_PX * LINE_HEIGHT + 7
+"""Under each match, a line for its note and a gap before the next match."""
 SLOT_MOST = 48
 """The tallest a player's half of a match gets."""
 SLOT_PX = 34
@@ -116,7 +116,7 @@ def _numbers(row: StandingsRow) -> tuple[int, int, int, int]:
 def _standings_row(
     page: _Page, row: StandingsRow, name: str, champion: bool, top: float, name_right: float, centres: Sequence[float]
 ) -> None:
-    """One player's box: gold-framed with a star for the champion, muted for one who left."""
+    """One player's box: in gold with a star for the champion, muted for one who left."""
     page.box(MARGIN, top, page.width - 2 * MARGIN, ROW_HEIGHT, edge=ACCENT if champion else None)
     colour = MUTED if row.left else TEXT
     baseline = top + ROW_HEIGHT / 2 + ROW_NAME_PX * 0.36
@@ -135,7 +135,7 @@ def _standings_row(
         x += page.measure(STAR + " ", ROW_NAME_PX, bold=True)
     bold = not row.left
     name = page.fit(name, name_right - x, ROW_NAME_PX, bold=bold)
-    page.text(x, baseline, name, ROW_NAME_PX, bold=bold, colour=colour)
+    page.text(x, baseline, name, ROW_NAME_PX, bold=bold, colour=ACCENT if champion else colour)
     for index, (value, centre) in enumerate(zip(_numbers(row), centres, strict=True)):
         points = index == 3
         page.text(
@@ -300,8 +300,9 @@ def _champion(page: _Page, picture: TournamentPicture, left: float, final_top: f
         linewidth=LINE_PX * POINTS_PER_PIXEL,
         zorder=1.5,
     )
-    star = STAR + " "
-    room = width - 2 * SLOT_PAD - page.measure(star, NAME_PX, bold=True)
-    name = page.fit(_shown(picture.champion, picture.fallback), room, NAME_PX, bold=True)
-    line = star + name
-    page.text(centre, top + CHAMPION_HEIGHT / 2 + NAME_PX * 0.36, line, NAME_PX, bold=True, colour=ACCENT, ha="center")
+    # A long name first gets smaller (down to TEXT_PX), then loses its end.
+    line = f"{STAR} {_shown(picture.champion, picture.fallback)}"
+    room = width - 2 * SLOT_PAD
+    px = max(TEXT_PX, min(NAME_PX, NAME_PX * room / page.measure(line, NAME_PX, bold=True)))
+    line = page.fit(line, room, px, bold=True)
+    page.text(centre, top + CHAMPION_HEIGHT / 2 + px * 0.36, line, px, bold=True, colour=ACCENT, ha="center")
