@@ -11,6 +11,8 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 from bot.i18n import I18n
 from bot.models import Status, Tournament
 from bot.services import Services
@@ -102,6 +104,7 @@ async def finished(services: Services, tid: str) -> Tournament:
 
 
 class TestRoundRobin:
+    @pytest.mark.cluster
     async def test_three_players_to_the_champion(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """Sign-up (a newcomer is sent to the bot, ▶ is the creator's, three are needed), three matches played
         with random buttons, the standings edited in place, the champion announced once with the picture, and
