@@ -13,14 +13,15 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.i18n import I18n
+from bot.i18n import I18n, Translator
 from bot.models import Status, Tournament
 from bot.services import Services
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import ask, button, held_panel, playable, start_bot
+from tests.e2e.driver import ask, button, held_panel, playable, reply_in, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 from tests.e2e.process import RestartingBot, bot_env
+from tests.e2e.simclock import SimClock
 from tests.redis_server import redis_url
 
 TR = I18n()["ru"]
@@ -149,12 +150,14 @@ class TestRoundRobin:
         invariants.callback_data_fits(fake)
 
 
-async def sign_up_rest(fake: FakeTelegram, message: Sent, tid: str, players: list[FakeUser]) -> tuple[Sent, str]:
+async def sign_up_rest(
+    fake: FakeTelegram, message: Sent, tid: str, players: list[FakeUser], tr: Translator = TR
+) -> tuple[Sent, str]:
     """Everyone but the creator presses ✅ on the open sign-up."""
     group = message.chat_id
     for user in players[1:]:
         answer = await press(fake, user, message, f"tn:{tid}:j")
-        assert answer.get("text") == TR("toast-tournament-joined")
+        assert answer.get("text") == tr("toast-tournament-joined")
     await fake.wait_for(
         lambda: all(u.first_name in fake.messages[(group, message.message_id)].text for u in players),
         what="the sign-up listing everyone",
@@ -204,3 +207,83 @@ class TestKnockout:
         finally:
             await bot.close()
         invariants.within_group_budget(fake, KO_GROUP)
+
+
+PL = I18n()["pl"]
+PL_GROUP = -100952
+
+
+class TestSignUpAndLeaving:
+    async def test_cancel_expiry_and_a_leaver(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """In a Polish group on a simulated clock: /cancel in reply cancels a sign-up (not for somebody else);
+        a sign-up nobody starts closes itself after a day; in a round robin of four, 🚪 asks first, the second
+        press leaves: the match being played is given up, the leaver's other matches go to the opponents
+        without play, and the tournament still ends with a champion."""
+        players = PLAYERS[:4]
+        rng = random.Random(4)
+        clock = SimClock()
+        async with clock.ticking(step=0.01), running_bot(fake, prefix, clock=clock, pictures=False) as app:
+            for user in players:
+                await start_bot(fake, user)
+            fake.admins[PL_GROUP] = {players[3].id}
+            await app.services.chats.update_settings(PL_GROUP, target=1, lang="pl")
+            message = await ask(fake, players[0], PL_GROUP, "/tournament")
+            assert PL("tournament-signup-how") in message.text
+            # Somebody else's /cancel in reply is refused; the organiser's cancels.
+            fake.send_text(players[1], PL_GROUP, "/cancel", reply_to=message)
+            refused = await reply_in(fake, PL_GROUP, message.message_id, "the refusal")
+            assert refused.text == PL("toast-tournament-creator-only")
+            fake.send_text(players[0], PL_GROUP, "/cancel", reply_to=message)
+            cancelled = PL("tournament-cancelled", creator=players[0].first_name)
+            await fake.wait_for(lambda: fake.messages[(PL_GROUP, message.message_id)].text == cancelled,
+                                what="the sign-up cancelled")  # fmt: skip
+            assert not fake.messages[(PL_GROUP, message.message_id)].buttons()
+            # A new sign-up nobody starts closes itself after a day.
+            message = await ask(fake, players[1], PL_GROUP, "/tournament")
+            clock.advance(86400 + 1)
+            await app.scheduler.run_due()
+            expired = PL("tournament-expired", creator=players[1].first_name)
+            await fake.wait_for(lambda: fake.messages[(PL_GROUP, message.message_id)].text == expired,
+                                what="the sign-up expired")  # fmt: skip
+            message = await ask(fake, players[0], PL_GROUP, "/tournament")
+            tid = tournament_id(message)
+            message, _ = await sign_up_rest(fake, message, tid, players, PL)
+            # An admin may start somebody else's tournament.
+            assert not (await press(fake, players[3], message, f"tn:{tid}:s")).get("text")
+            leave = f"tn:{tid}:l"
+            await fake.wait_for(
+                lambda: any(b.get("callback_data") == leave for b in fake.messages[(PL_GROUP, message.message_id)]
+                            .buttons()), what="the leave button")  # fmt: skip
+            board = fake.messages[(PL_GROUP, message.message_id)]
+            leaver = players[0]
+            await fake.wait_for(lambda: held_panel(fake, leaver) is not None, what="the leaver's first match")
+            first = await press(fake, leaver, board, f"tn:{tid}:l")
+            assert first.get("text") == PL("toast-tournament-leave-confirm") and first.get("show_alert")
+            second = await press(fake, leaver, board, f"tn:{tid}:l")
+            assert second.get("text") == PL("toast-tournament-left")
+            again = await press(fake, leaver, board, f"tn:{tid}:l")
+            assert again.get("text") == PL("toast-tournament-not-entered")
+            await press_randomly(fake, players[1:], rng, announced_in(fake, PL_GROUP, PL))
+            await app.settled()
+            t = await finished(app.services, tid)
+            assert t.status == "finished" and t.champion is not None and t.entrants[0].left
+            mine = [p for p in t.pairings if 0 in (p.a, p.b)]
+            played = [p for p in mine if p.match is not None]
+            assert len(played) == 1, "the match being played when the player left"
+            record, _ = await app.services.records.get(played[0].match or "")
+            assert record.status is Status.FINISHED and record.players[record.winner or 0].id != leaver.id
+            assert all(p.forfeit and p.winner != 0 for p in mine if p.match is None)
+            assert t.champion != 0
+            final = fake.messages[(PL_GROUP, message.message_id)].text
+            assert PL("tournament-left-mark") in final and "Turniej" in final
+            await app.settled()  # while the clock ticks: the last edits wait for the group's window
+        invariants.within_group_budget(fake, PL_GROUP)
+
+
+def announced_in(fake: FakeTelegram, group: int, tr: Translator) -> Callable[[], Awaitable[bool]]:
+    over = tr("tournament-over-caption", name="", game="", n=0).split("!")[0]
+
+    async def check() -> bool:
+        return any(m.text.startswith(over) for m in fake.chat_messages(group))
+
+    return check
