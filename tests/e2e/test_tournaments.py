@@ -222,6 +222,7 @@ class TestSignUpAndLeaving:
         players = PLAYERS[:4]
         rng = random.Random(4)
         clock = SimClock()
+        fake.clock = clock.monotonic  # the group's window is checked on the bot's clock
         async with clock.ticking(step=0.01), running_bot(fake, prefix, clock=clock, pictures=False) as app:
             for user in players:
                 await start_bot(fake, user)
@@ -247,7 +248,13 @@ class TestSignUpAndLeaving:
                                 what="the sign-up expired")  # fmt: skip
             message = await ask(fake, players[0], PL_GROUP, "/tournament")
             tid = tournament_id(message)
-            message, _ = await sign_up_rest(fake, message, tid, players, PL)
+            message, _ = await sign_up_rest(fake, message, tid, players[:3], PL)
+            # The fourth signs up by the link the ✅ answer gives a newcomer, from the private chat.
+            joined = await ask(fake, players[3], players[3].id, f"/start t_{tid}")
+            assert joined.text == TR("tournament-joined-private", game=TR("preset-bingo"))
+            await fake.wait_for(lambda: players[3].first_name in fake.messages[(PL_GROUP, message.message_id)].text,
+                                what="the sign-up listing the fourth")  # fmt: skip
+            message = fake.messages[(PL_GROUP, message.message_id)]
             # An admin may start somebody else's tournament.
             assert not (await press(fake, players[3], message, f"tn:{tid}:s")).get("text")
             leave = f"tn:{tid}:l"
