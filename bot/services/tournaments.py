@@ -313,12 +313,14 @@ class Tournaments:
             new.version += 1
             data = new.model_dump_json()
             players = (t.entrants[p.a].player.id, t.entrants[p.b].player.id)
-            answer = await self.store.start(t.id, t.chat_id, raw, data, players, record.id, record.model_dump_json(),
-                                            accepted=_accepted_name(t, p), ttl=self.terms.keep_ttl)  # fmt: skip
+            answer, playing = await self.store.start(
+                t.id, t.chat_id, raw, data, players, record.id, record.model_dump_json(),
+                accepted=_accepted_name(t, p), ttl=self.terms.keep_ttl,
+            )  # fmt: skip
             if answer is Started.CHANGED:
                 return None
             if answer is Started.PLAYING:
-                busy.update((p.a, p.b))
+                busy.add(p.b if playing == 1 else p.a)  # a match of their own: their pairings wait
                 continue
             await self.challenges.created(record, _accepted_name(t, p))
             self.records.remember(record, match)

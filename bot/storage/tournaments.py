@@ -47,10 +47,11 @@ return 1
 # the steps in the match's own slot (as an accepted challenge's is).
 # KEYS: 1 tournament, 2-3 active keys of the two players, 4 the chat's active set, 5 the accepted record.
 # ARGV: 1 JSON as read, 2 new JSON, 3 match id, 4 record, 5 TTL.
-# Returns {1}, {-1} changed since read, {-2} a player plays in the chat.
+# Returns {1}, {-1} changed since read, {-2, 0 or 1} the first or second player plays in the chat.
 START = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
-if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then return {-2} end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, 0} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-2, 1} end
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[5])
 redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[5])
 redis.call('SADD', KEYS[4], ARGV[3])
@@ -109,9 +110,10 @@ class TournamentStore(Store):
     async def start(
         self, tournament_id: str, chat_id: int, raw: bytes | str, data: str, players: tuple[int, int],
         match_id: str, record: str, *, accepted: str, ttl: int,
-    ) -> Started:  # fmt: skip
+    ) -> tuple[Started, int | None]:  # fmt: skip
         """Start a pairing's match ``match_id`` (its ``record``, kept under the name ``accepted``) if the
-        tournament is still ``raw`` and neither player plays in the chat; the tournament becomes ``data``."""
+        tournament is still ``raw`` and neither player plays in the chat; the tournament becomes ``data``. With
+        ``PLAYING``, which of the two plays (0 or 1)."""
         k = self.keys
         keys = [
             k.tournament(tournament_id),
@@ -121,7 +123,7 @@ class TournamentStore(Store):
             k.accepted(chat_id, accepted),
         ]
         answer = await self.run(self._start, keys, [raw, data, match_id, record, ttl])
-        return Started(int(answer[0]))
+        return Started(int(answer[0])), int(answer[1]) if len(answer) > 1 else None
 
     async def accepted(self, chat_id: int, accepted: str) -> bytes | str | None:
         """The record (JSON) kept by ``start`` under the name ``accepted``."""
