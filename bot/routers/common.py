@@ -147,6 +147,18 @@ def replied(message: Message) -> Message | None:
     return reply
 
 
+def button_data(message: Message | None, prefix: str) -> str | None:
+    """The callback data of the first button of ``message`` whose data starts with ``prefix:`` (a ``/cancel``
+    in reply to a challenge or a tournament names it by its buttons)."""
+    if message is None or message.reply_markup is None:
+        return None
+    for row in message.reply_markup.inline_keyboard:
+        for button in row:
+            if button.callback_data and button.callback_data.startswith(prefix + ":"):
+                return button.callback_data
+    return None
+
+
 def player_of(user: User) -> Player:
     return Player(id=user.id, name=user.full_name or user.username or str(user.id))
 

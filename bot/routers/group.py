@@ -19,6 +19,7 @@ from bot.presenter import Presenter
 from bot.routers import tournament
 from bot.routers.common import (
     GROUP_TYPES,
+    button_data,
     choose_preset,
     is_admin,
     level_words,
@@ -147,12 +148,9 @@ async def cancel(
     if user is None or await tournament.cancel_in_reply(message, tournaments, presenter, tr):
         return
     challenge_id: str | None = None
-    reply = replied(message)
-    if reply is not None and reply.reply_markup is not None:
-        for row in reply.reply_markup.inline_keyboard:
-            for button in row:
-                if button.callback_data and button.callback_data.startswith(WithdrawCb.__prefix__ + ":"):
-                    challenge_id = WithdrawCb.unpack(button.callback_data).c
+    data = button_data(replied(message), WithdrawCb.__prefix__)
+    if data is not None:
+        challenge_id = WithdrawCb.unpack(data).c
     if challenge_id is None:
         own = await challenges.open_challenge_of(message.chat.id, user.id)
         if own is None:

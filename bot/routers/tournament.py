@@ -15,7 +15,17 @@ from bot.callbacks import TournamentCb
 from bot.i18n import I18n, Translator
 from bot.models import Rejection, Tournament
 from bot.presenter import Presenter
-from bot.routers.common import GROUP_TYPES, choose_preset, is_admin, person, preset_words, topic_of, unknown_game
+from bot.routers.common import (
+    GROUP_TYPES,
+    button_data,
+    choose_preset,
+    is_admin,
+    person,
+    preset_words,
+    replied,
+    topic_of,
+    unknown_game,
+)
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.moves import Moves
@@ -164,17 +174,11 @@ async def _leave(
 async def cancel_in_reply(message: Message, tournaments: Tournaments, presenter: Presenter, tr: Translator) -> bool:
     """``/cancel`` in reply to a tournament's sign-up: its creator (or an admin) cancels it. False when the
     reply is to no tournament's message (``/cancel`` then means a challenge)."""
-    reply = message.reply_to_message
     user = message.from_user
-    if reply is None or reply.reply_markup is None or user is None:
+    data = button_data(replied(message), TournamentCb.__prefix__)
+    if data is None or user is None:
         return False
-    found = None
-    for row in reply.reply_markup.inline_keyboard:
-        for button in row:
-            if button.callback_data and button.callback_data.startswith(TournamentCb.__prefix__ + ":"):
-                found = TournamentCb.unpack(button.callback_data).t
-    if found is None:
-        return False
+    found = TournamentCb.unpack(data).t
     t = await tournaments.get(found)
     admin = False
     if t is not None and t.creator.id != user.id and message.bot is not None:
