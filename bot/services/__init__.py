@@ -9,6 +9,7 @@
 - ``rematches``: the rematch button under a finished match (a challenge of its own kind).
 - ``seats``: a person or a computer policy in each seat, and what happens next after a write.
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
+- ``census``: what the operator's gauges read from Redis (matches, challenges, screens and jobs due).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 
 from bot.clock import Clock
+from bot.metrics import Metrics
 from bot.scheduler import Scheduler
+from bot.services.census import Census
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.finish import Finisher
@@ -28,6 +31,7 @@ from bot.services.rematches import Rematches
 from bot.services.results import Results
 from bot.services.seats import Seats
 from bot.services.terms import Terms
+from bot.storage.base import Failed, ignore
 from bot.storage.budgets import BudgetStore
 from bot.storage.challenges import ChallengeStore
 from bot.storage.chats import ChatStore
@@ -55,20 +59,21 @@ class Stores:
     budgets: BudgetStore
 
     @classmethod
-    def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None) -> Stores:
+    def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, failed: Failed = ignore) -> Stores:
+        """The repositories; ``failed`` is told of every Redis command that fails."""
         keys = Keys(prefix)
         time = (clock or Clock()).time
         return cls(
             redis=redis,
             keys=keys,
-            matches=MatchStore(redis, keys, clock=time),
-            challenges=ChallengeStore(redis, keys),
-            results=ResultStore(redis, keys),
-            chats=ChatStore(redis, keys),
-            lanes=LaneStore(redis, keys),
-            updates=UpdateMarks(redis, keys),
-            jobs=JobStore(redis, keys),
-            budgets=BudgetStore(redis, keys),
+            matches=MatchStore(redis, keys, clock=time, failed=failed),
+            challenges=ChallengeStore(redis, keys, failed=failed),
+            results=ResultStore(redis, keys, failed=failed),
+            chats=ChatStore(redis, keys, failed=failed),
+            lanes=LaneStore(redis, keys, failed=failed),
+            updates=UpdateMarks(redis, keys, failed=failed),
+            jobs=JobStore(redis, keys, failed=failed),
+            budgets=BudgetStore(redis, keys, failed=failed),
         )
 
 
@@ -87,15 +92,25 @@ class Services:
     results: Results
     seats: Seats
     rematches: Rematches
+    census: Census
 
     @classmethod
     def build(
-        cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, cache_size: int = 4096, **options: float
+        cls,
+        redis: Redis,
+        *,
+        prefix: str = "dom",
+        clock: Clock | None = None,
+        cache_size: int = 4096,
+        metrics: Metrics | None = None,
+        **options: float,
     ) -> Services:
-        """The services over ``redis`` under ``prefix``; ``options``: any field of ``Terms`` (the operator's)."""
+        """The services over ``redis`` under ``prefix``; ``options``: any field of ``Terms`` (the operator's);
+        ``metrics``: where Redis's errors and the scheduler's lateness are counted."""
         clock = clock or Clock()
-        stores = Stores.build(redis, prefix=prefix, clock=clock)
-        scheduler = Scheduler(stores.jobs, clock)
+        metrics = metrics or Metrics()
+        stores = Stores.build(redis, prefix=prefix, clock=clock, failed=metrics.redis_failed)
+        scheduler = Scheduler(stores.jobs, clock, metrics=metrics)
         terms = Terms(**options)  # type: ignore[arg-type]
         finisher = Finisher(stores.matches, stores.results, scheduler, terms)
         records = Records(stores.matches, finisher, cache_size=cache_size)
@@ -117,4 +132,5 @@ class Services:
             results=Results(stores.results, clock=clock.time),
             seats=seats,
             rematches=Rematches(challenges, stores.challenges, stores.matches, records, terms, clock=clock.time),
+            census=Census(stores.matches, stores.challenges, stores.jobs, clock=clock.time),
         )
