@@ -42,7 +42,12 @@ class Metrics:
         self.process = process or process_name()
         """The ``process`` label of the series read from Redis."""
         self.registry = CollectorRegistry()
-        r = self.registry
+        self._handling(self.registry)
+        self._read_from_redis(self.registry)
+        self._work(self.registry)
+
+    def _handling(self, r: CollectorRegistry) -> None:
+        """Updates and Telegram's calls."""
         self.updates = Counter(
             "domino_updates_total", "Updates handled, by kind (message, callback_query...) and result "
             "(ok, duplicate, a refusal's reason, storage_unavailable, error...).", ["kind", "result"], registry=r,
@@ -59,6 +64,9 @@ class Metrics:
             "domino_telegram_retry_after_seconds_total", "Seconds Telegram asked the bot to wait (retry_after of its "
             "429 answers), by method.", ["method"], registry=r,
         )  # fmt: skip
+
+    def _read_from_redis(self, r: CollectorRegistry) -> None:
+        """The gauges read from Redis (``process`` says which process read them)."""
         self.matches_due = Gauge(
             "domino_delivery_matches_due", "Matches whose screens are behind their version (read from Redis).",
             ["process"], registry=r,
@@ -66,10 +74,6 @@ class Metrics:
         self.oldest_due = Gauge(
             "domino_delivery_oldest_due_seconds", "Seconds since the write that the most behind match's screens "
             "still have to show (0: none behind; read from Redis).", ["process"], registry=r,
-        )  # fmt: skip
-        self.lanes_running = Gauge(
-            "domino_delivery_lanes_running", "Lanes (a match's group messages, or one panel) this process is "
-            "delivering now.", registry=r,
         )  # fmt: skip
         self.jobs_due = Gauge(
             "domino_scheduler_jobs_due", "Scheduler jobs due now and not yet claimed (read from Redis).",
@@ -79,10 +83,6 @@ class Metrics:
             "domino_scheduler_oldest_due_seconds", "Seconds the longest-waiting due job is past its time (0: none; "
             "read from Redis).", ["process"], registry=r,
         )  # fmt: skip
-        self.job_lateness = Gauge(
-            "domino_scheduler_last_job_late_seconds", "Seconds after its due time that the last job this process "
-            "ran was started.", registry=r,
-        )  # fmt: skip
         self.active_matches = Gauge(
             "domino_active_matches", "Matches under way (each has its clock job; read from Redis, cached a few "
             "seconds).", ["process"], registry=r,
@@ -90,6 +90,17 @@ class Metrics:
         self.open_challenges = Gauge(
             "domino_open_challenges", "Challenges waiting for a second player (read from Redis, cached a few "
             "seconds).", ["process"], registry=r,
+        )  # fmt: skip
+
+    def _work(self, r: CollectorRegistry) -> None:
+        """What this process does besides updates: deliveries, jobs, the computer, pictures, Redis's errors."""
+        self.lanes_running = Gauge(
+            "domino_delivery_lanes_running", "Lanes (a match's group messages, or one panel) this process is "
+            "delivering now.", registry=r,
+        )  # fmt: skip
+        self.job_lateness = Gauge(
+            "domino_scheduler_last_job_late_seconds", "Seconds after its due time that the last job this process "
+            "ran was started.", registry=r,
         )  # fmt: skip
         self.computer_move_seconds = Histogram(
             "domino_computer_move_seconds", "Seconds the computer took to choose a move, by level.", ["level"],
