@@ -87,7 +87,7 @@ def assert_counted(families: Families, fake: FakeTelegram) -> None:
     """Every update the fake sent counted once, by kind, with its handler time; every Bot API call by method and
     outcome as the fake answered it (the 429 with its wait)."""
     updates = kinds(fake.updates)
-    assert updates["callback_query"] >= 10 and updates["message"] >= 3
+    assert updates["callback_query"] >= 1 and updates["message"] >= 3  # presses; /start twice and /play at least
     for kind, count in updates.items():
         assert value(families, "domino_updates_total", kind=kind) == count, kind
         assert value(families, "domino_handler_seconds_count", kind=kind) == count, kind
