@@ -75,7 +75,9 @@ async def who_am_i(bot: Bot, api: str) -> User:
         ) from None
 
 
-GROUP_COMMANDS = ("play", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help")
+GROUP_COMMANDS = (
+    "play", "tournament", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help",
+)  # fmt: skip
 PRIVATE_COMMANDS = (
     "start", "play", "hand", "surrender", "stats", "history", "replay", "top", "rules", "lang", "help",
 )  # fmt: skip
@@ -183,6 +185,7 @@ def create_dispatcher(
         chats=services.chats,
         results=services.results,
         terms=services.terms,
+        tournaments=services.tournaments,
         presenter=presenter,
         i18n=i18n,
         painter=painter,
@@ -223,7 +226,8 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
                     painter=painter, reviewer=reviewer)  # fmt: skip
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                         sleep=clock.sleep, shared=settings.webhook_url is not None)  # fmt: skip
-    presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username)
+    presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username,
+                          painter=painter, clock=clock.time)  # fmt: skip
     flood = CommandFlood(services.stores.budgets, limit=settings.command_limit, window=settings.command_window,
                          clock=clock.shared)  # fmt: skip
     dispatcher = create_dispatcher(services, presenter, i18n, painter, flood, metrics)

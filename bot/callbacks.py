@@ -107,3 +107,11 @@ class ReplayCb(CallbackData, prefix="rp"):
     d: int
     s: int
     g: str
+
+
+class TournamentCb(CallbackData, prefix="tn"):
+    """A tournament's message: ``a`` is ``j`` (join or leave the sign-up), ``s`` (start it), ``l`` (leave it
+    once started)."""
+
+    t: str
+    a: str

@@ -138,6 +138,8 @@ class MatchRecord(BaseModel):
     thread_id: int | None = None
     """The forum topic (its ``message_thread_id``) the match's challenge was written in: every group message
     of the match goes there, until Telegram says the topic is closed or gone (``Messages.general``)."""
+    tournament: str | None = None
+    """The tournament this match is a pairing of (its end moves the tournament on)."""
 
     @property
     def is_active(self) -> bool:
@@ -276,6 +278,79 @@ class Challenge(BaseModel):
     """The forum topic (``message_thread_id``) the challenge was written in (None: no topic, or General)."""
 
 
+class Entrant(BaseModel):
+    """A player of a tournament."""
+
+    player: Player
+    rating: int = 0
+    """The group's rating at the start (the knockout's seeding)."""
+    left: bool = False
+    """They left the started tournament: their remaining matches are forfeited."""
+
+
+class Pairing(BaseModel):
+    """One match of a tournament's plan (``bot.services.bracket``): entrants by their index."""
+
+    n: int
+    round: int
+    a: int | None = None
+    """Seat 0 of its match; None: nobody (a bye), or not yet known (a later knockout round)."""
+    b: int | None = None
+    match: str | None = None
+    """Its match, once started."""
+    done: bool = False
+    winner: int | None = None
+    score: tuple[int, int] | None = None
+    """Game points of ``a`` and ``b`` in its match (None: decided without one)."""
+    forfeit: bool = False
+    """Decided without a match because a player left."""
+    bye: bool = False
+    """A slot without a player: the other goes on without playing."""
+    filled: bool = False
+    """A later knockout round: its players came on from the round before."""
+
+
+TournamentStatus = Literal["signup", "running", "finished", "cancelled"]
+
+
+class Tournament(BaseModel):
+    """A group's tournament: its sign-up, then its pairings as they are played (``bot.services.tournaments``)."""
+
+    id: str
+    chat_id: int
+    thread_id: int | None = None
+    creator: Player
+    preset: str
+    target: int
+    lang: Lang
+    created: float
+    expires: float
+    """The sign-up closes by itself at this time if it was not started."""
+    status: TournamentStatus = "signup"
+    format: Literal["rr", "ko"] | None = None
+    entrants: list[Entrant] = Field(default_factory=list)
+    pairings: list[Pairing] = Field(default_factory=list)
+    clock: int = 0
+    """Seconds for a move in its matches (set at the start)."""
+    message_id: int | None = None
+    """The sign-up message, then the standings (edited in place)."""
+    version: int = 0
+    champion: int | None = None
+    finished: float | None = None
+
+    def entrant_of(self, user_id: int) -> int | None:
+        for i, entrant in enumerate(self.entrants):
+            if entrant.player.id == user_id:
+                return i
+        return None
+
+    def pairing_of(self, match_id: str) -> Pairing | None:
+        for p in self.pairings:
+            if p.match == match_id:
+                return p
+        return None
+
+
 class Rejection(enum.Enum):
     """Why the service refused a request; nothing was changed."""
 
@@ -301,6 +376,15 @@ class Rejection(enum.Enum):
     NOT_ALLOWED = "not_allowed"
     TOO_EARLY = "too_early"
     """The win may be claimed only after a day without a move."""
+    NO_TOURNAMENT = "no_tournament"
+    """No such tournament, or its sign-up is over."""
+    TOURNAMENT_ON = "tournament_on"
+    """The chat has a tournament signing up or running already."""
+    TOURNAMENT_FULL = "tournament_full"
+    TOURNAMENT_SMALL = "tournament_small"
+    """Fewer than three players signed up."""
+    NOT_ENTERED = "not_entered"
+    """The user does not play this tournament (or left it)."""
     REMATCH_OVER = "rematch_over"
     """The rematch of a match is no longer offered (its time ran out, it began, or the match was abandoned)."""
 

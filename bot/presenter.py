@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import keyboards, render, texts
+from bot import keyboards, render, texts, tournament_text
 from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
 from bot.i18n import I18n
 from bot.lean import Markup, Posted
-from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding
+from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding, Tournament
 from bot.outbox import Outbox, in_topic
-from bot.pictures.painter import caption_fits
+from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
 from bot.services.records import Records
 
@@ -39,6 +41,8 @@ class Presenter:
         i18n: I18n,
         *,
         bot_username: str,
+        painter: Painter | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.outbox = outbox
         self.delivery = delivery
@@ -46,6 +50,9 @@ class Presenter:
         self.chats = chats
         self.i18n = i18n
         self.bot_username = bot_username
+        self.painter = painter
+        """Draws a tournament's final picture (None: pictures off, the end is a text)."""
+        self.clock = clock
 
     # -- matches ------------------------------------------------------------------------
 
@@ -205,6 +212,50 @@ class Presenter:
             await self.chats.set_group_gone(chat_id, True)
         except TelegramBadRequest as exc:
             log.info("group %s: %s; the final table of %s is dropped", chat_id, exc.message, season)
+
+    # -- tournaments ---------------------------------------------------------------------
+
+    async def post_tournament(self, t: Tournament) -> int:
+        """A new tournament's sign-up message in its chat (its topic), with its buttons; the message's id."""
+        tr = self.i18n[t.lang]
+        text = tournament_text.board_text(tr, t, self.clock())
+        sent = await self._to_topic(t.chat_id, text, tournament_text.board_keyboard(tr, t), t.thread_id)
+        return sent.message_id
+
+    def tournament_snapshot(self, t: Tournament) -> str:
+        """The tournament's message as it stands, as a text (``/tournament`` while one is on)."""
+        return tournament_text.board_text(self.i18n[t.lang], t, self.clock())
+
+    def tournament_board(self, t: Tournament) -> None:
+        """Edit the tournament's message to ``t`` when the group's budget allows (an older state never replaces
+        a newer one: the edit's version is the tournament's)."""
+        if t.message_id is None:
+            return
+        tr = self.i18n[t.lang]
+        text = tournament_text.board_text(tr, t, self.clock())
+        self.outbox.edit(t.chat_id, t.message_id, text, tournament_text.board_keyboard(tr, t), version=t.version)
+
+    async def tournament_over(self, t: Tournament) -> None:
+        """The end: the champion with a picture of the final standings or bracket (drawn off the event loop; a
+        text when pictures are off or the drawing failed), and the message edited to its final state. A group
+        that removed the bot gets nothing; other failures reach the caller."""
+        self.tournament_board(t)
+        if await self.chats.group_gone(t.chat_id):
+            return
+        tr = self.i18n[t.lang]
+        caption = tournament_text.over_caption(tr, t)
+        png = None
+        if self.painter is not None:
+            png = await self.painter.png(tournament_text.picture(tr, t), key=f"tn:{t.id}:{t.lang}")
+        try:
+            if png is None:
+                await self._to_topic(t.chat_id, caption, None, t.thread_id)
+            else:
+                await in_topic(t.thread_id, lambda topic: self.outbox.send_photo(t.chat_id, png, caption,
+                                                                                thread=topic))  # fmt: skip
+        except TelegramForbiddenError as exc:
+            log.info("group %s: %s; the end of tournament %s is dropped", t.chat_id, exc.message, t.id)
+            await self.chats.set_group_gone(t.chat_id, True)
 
     # -- other messages ------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 A job is a string ``<kind>:<argument>`` (``x:<challenge>`` a challenge's expiry,
 ``t:<match>`` a match's turn clock and the computer's moves, ``s:<chat>:<season>``
-a group's season that ends; the names are made
+a group's season that ends, ``n:<tournament>`` a tournament's; the names are made
 here and nowhere else) in one sorted set (``bot/storage/jobs.py``), scored by
 when it is due. The services schedule through this scheduler; the scheduler of
 every running process claims due jobs atomically (the claim moves the job's
@@ -48,6 +48,8 @@ EXPIRY = "x"
 """The kind of a challenge's job: its expiry, and the look at whether an accept was carried through."""
 SEASON = "s"
 """The kind of a group's season job: its final table, posted when the season ends."""
+TOURNAMENT = "n"
+"""The kind of a tournament's job: its sign-up's end, its pairings started and its results taken."""
 
 
 def clock_job(match_id: str) -> str:
@@ -63,6 +65,11 @@ def expiry_job(challenge_id: str) -> str:
 def season_job(chat_id: int, season: str) -> str:
     """The job of a group's season (``YYYY-MM``): its final table at its end."""
     return f"{SEASON}:{chat_id}:{season}"
+
+
+def tournament_job(tournament_id: str) -> str:
+    """The job of a tournament."""
+    return f"{TOURNAMENT}:{tournament_id}"
 
 
 def season_of_job(argument: str) -> tuple[int, str]:

@@ -18,9 +18,9 @@ from collections.abc import Awaitable
 
 from bot.clock import Clock
 from bot.metrics import Metrics
-from bot.models import LANGS, MatchRecord, MoveResult
+from bot.models import LANGS, MatchRecord, MoveResult, Tournament
 from bot.presenter import Presenter
-from bot.scheduler import CLOCK, EXPIRY, SEASON, Scheduler, season_of_job
+from bot.scheduler import CLOCK, EXPIRY, SEASON, TOURNAMENT, Scheduler, season_of_job
 from bot.services import Services
 from bot.services.errors import Rejected
 from bot.services.seats import Computer
@@ -30,6 +30,10 @@ from engine import Match
 log = logging.getLogger(__name__)
 SEASON_TABLE = 10
 """How many of a season's players its final table lists."""
+RESULTS_WAIT = 2.0
+"""Seconds between two looks whether a finished tournament's last results are in its group."""
+RESULTS_PATIENCE = 120.0
+"""Seconds a tournament's end waits at most for its matches' results to be posted."""
 
 
 class Timers:
@@ -41,6 +45,7 @@ class Timers:
         self.matches = services.stores.matches
         self.terms = services.terms
         self.results = services.results
+        self.tournaments = services.tournaments
         self.presenter = presenter
         self.clock = clock
         self.metrics = metrics or Metrics()
@@ -50,6 +55,7 @@ class Timers:
         scheduler.on(EXPIRY, self.challenge_due)
         scheduler.on(CLOCK, self.match_due)
         scheduler.on(SEASON, self.season_due)
+        scheduler.on(TOURNAMENT, self.tournament_due)
 
     # -- challenges ------------------------------------------------------------
 
@@ -91,6 +97,48 @@ class Timers:
             raise
         log.info("chat %s: the final table of season %s posted", chat_id, season)
         return None
+
+    # -- tournaments -------------------------------------------------------------
+
+    async def tournament_due(self, tournament_id: str) -> float | None:
+        """Move a tournament on (``Tournaments.progress``): the matches it started go out, its message is edited
+        when its standings changed, and its end is announced once (the mark first, as a season's: a job run
+        again announces nothing; a post Telegram did not take clears it, and the job runs again)."""
+        progress = await self.tournaments.progress(tournament_id)
+        t = progress.tournament
+        if t is None:
+            return None
+        for record in progress.started:
+            self.presenter.start_match(record)
+        if progress.changed:
+            self.presenter.tournament_board(t)
+        if t.status == "finished" and not await self._results_out(t):
+            return self.clock.time() + RESULTS_WAIT
+        if t.status == "finished" and await self.tournaments.claim_announcement(t):
+            try:
+                await self.presenter.tournament_over(t)
+            except Exception:
+                await self.tournaments.release_announcement(t)
+                raise
+            log.info("chat %s: tournament %s over, champion %s", t.chat_id, t.id,
+                     None if t.champion is None else t.entrants[t.champion].player.id)  # fmt: skip
+        return progress.due
+
+    async def _results_out(self, t: Tournament) -> bool:
+        """Whether the results of the tournament's matches are in the group (so that its end is read after
+        them), or it ended long enough ago not to wait any more (a group that removed the bot)."""
+        if self.clock.time() >= (t.finished or 0) + RESULTS_PATIENCE:
+            return True
+        for p in t.pairings:
+            if p.match is None:
+                continue
+            try:
+                _, _, messages = await self.records.screens(p.match)
+            except Rejected:
+                continue  # gone long ago
+            if messages.result is None:
+                return False
+        return True
 
     # -- the turn clock ----------------------------------------------------------
 

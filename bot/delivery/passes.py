@@ -138,8 +138,10 @@ class Passes:
             self.reviewer.prepare(record)  # the deal's review starts in the background
             await self._to_group(record, messages, lambda thread: self.outbox.send(chat, text, thread=thread))
         elif (summary := messages.summary) is not None:
-            # A match someone won is offered again (``bot.services.rematches``): the button under its result.
-            markup = None if summary.winner is None else keyboards.rematch_keyboard(tr, record.id)
+            # A match someone won is offered again (``bot.services.rematches``): the button under its result; not a
+            # tournament's (its players have the tournament's next pairings to play).
+            rematch = summary.winner is not None and record.tournament is None
+            markup = keyboards.rematch_keyboard(tr, record.id) if rematch else None
             review = await self._review(record, summary)
             caption = await self.result_caption(tr, record, summary)
             shown, photo = await self._to_group(
@@ -321,7 +323,7 @@ class Passes:
             markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view, hint=hint)
         else:  # the last panel of a match someone won offers the rematch
             won = messages.summary is not None and messages.summary.winner is not None
-            markup = keyboards.rematch_keyboard(tr, record.id) if won else None
+            markup = keyboards.rematch_keyboard(tr, record.id) if won and record.tournament is None else None
         old = messages.panel(seat)
         since = messages.panel_since[seat]
         handed = record.is_active and match.turn == seat and since < record.turn_since

@@ -3,7 +3,8 @@
 These values cross into the drawing process (``bot.pictures.painter``), so they
 are small frozen dataclasses of strings and numbers (picklable, no aiogram, no
 Fluent). ``bot.pictures.build`` makes them from a match and its result;
-``bot.pictures.draw`` draws them with matplotlib.
+``bot.pictures.draw`` draws them with matplotlib (a tournament's in
+``bot.pictures.standings``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ CARD_SIZE = (1280, 720)
 """The match card's size in pixels (width, height): Telegram shows a photo up to 1280 on its long side."""
 CHART_SIZE = (1280, 640)
 """The rating chart's size in pixels."""
+TOURNAMENT_WIDTH = 1280
+STANDINGS_HEIGHTS = (216, 84)
+"""A round robin's standings: this many pixels, plus this many for each row (six rows: 720)."""
+BRACKET_HEIGHTS = (720, 216, 124)
+"""A knockout's bracket: at least the first, else the second plus the third for each first-round match (eight
+matches, a bracket of 16: 1208): room for a name and its score in each half of a match (40 px or so) and for a
+note under each match."""
 
 Domino = tuple[int, int]
 """A tile's two ends, high first (``(6, 4)`` is [6|4])."""
@@ -102,9 +110,84 @@ class RatingChart:
     """What the title calls the player if the font draws nothing of their name ("Игрок")."""
 
 
-Picture = MatchCard | RatingChart
+@dataclass(frozen=True)
+class StandingsRow:
+    """One player's line in a round robin's final standings."""
+
+    place: int
+    """1-based."""
+    name: str
+    """Plain text (not HTML): the picture shortens a long one, and writes the picture's fallback for one of which
+    the font draws nothing."""
+    played: int
+    wins: int
+    losses: int
+    points: int
+    """Game points scored in the tournament."""
+    left: bool = False
+    """The player left the tournament: their line is drawn muted."""
+
+
+@dataclass(frozen=True)
+class BracketSlot:
+    """One of a knockout match's two players."""
+
+    name: str | None
+    """None: a bye (nobody there), drawn as the picture's ``bye`` label."""
+    score: int | None = None
+    """Game points in that match; None when it was not played (a bye, a forfeit)."""
+    won: bool = False
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """One match of a knockout."""
+
+    top: BracketSlot
+    bottom: BracketSlot
+    note: str = ""
+    """Written under the match when given ("неявка")."""
+
+
+@dataclass(frozen=True)
+class TournamentPicture:
+    """The picture posted when a tournament's champion is announced: a round robin's final standings (``rows``),
+    or a knockout's bracket (``rounds``)."""
+
+    lang: str
+    title: str
+    """The tournament and its game ("Турнир · Бинго")."""
+    subtitle: str
+    """Who won, how many played, when ("Чемпион: Ann · 8 игроков · 3 декабря 2026")."""
+    champion: str
+    """The champion's name: their line or their path and their box are drawn in gold."""
+    columns: tuple[str, ...] = ()
+    """A round robin's column headings, five, short: player, played, wins, losses, points ("Игрок" … "Очки")."""
+    rows: tuple[StandingsRow, ...] = ()
+    """A round robin's standings, first place first (3 to 6 of them): when given, the picture is the standings."""
+    rounds: tuple[tuple[BracketMatch, ...], ...] = ()
+    """A knockout's rounds, the first first (4 or 8 matches: a bracket of 8 or 16), each next one half as many,
+    the final last. Match ``i`` of a round is fed by matches ``2i`` and ``2i + 1`` of the round before."""
+    round_names: tuple[str, ...] = ()
+    """One heading per round ("1/4 финала", "Полуфинал", "Финал")."""
+    bye: str = ""
+    """What an empty slot of the bracket says ("—", "свободно")."""
+    fallback: str = ""
+    """What the picture calls a player of whose name the font draws nothing ("Игрок")."""
+
+
+Picture = MatchCard | RatingChart | TournamentPicture
 
 
 def size_of(picture: Picture) -> tuple[int, int]:
     """The picture's size in pixels."""
-    return CARD_SIZE if isinstance(picture, MatchCard) else CHART_SIZE
+    if isinstance(picture, MatchCard):
+        return CARD_SIZE
+    if isinstance(picture, RatingChart):
+        return CHART_SIZE
+    if picture.rows:
+        base, per_row = STANDINGS_HEIGHTS
+        return TOURNAMENT_WIDTH, base + per_row * len(picture.rows)
+    least, base, per_match = BRACKET_HEIGHTS
+    first = len(picture.rounds[0]) if picture.rounds else 0
+    return TOURNAMENT_WIDTH, max(least, base + per_match * first)

@@ -1,4 +1,5 @@
 """Draws a picture (``bot.pictures.cards``) with matplotlib: PNG bytes of exactly its size, RGB, no alpha.
+A tournament's picture is drawn by ``bot.pictures.standings`` on this module's page.
 
 Only matplotlib's object-oriented API is used (a ``Figure`` on its own ``FigureCanvasAgg``, never ``pyplot``):
 nothing global is left behind, so a worker process may draw many pictures in a row. Every text is set in
@@ -110,8 +111,13 @@ def render(picture: Picture) -> Figure:
         page = _Page(size_of(picture))
         if isinstance(picture, MatchCard):
             _match_card(page, picture)
-        else:
+        elif isinstance(picture, RatingChart):
             _rating_chart(page, picture)
+        else:
+            # Imported here: the tournament's drawing is built on this module's page and palette.
+            from bot.pictures.standings import tournament
+
+            tournament(page, picture)
         return page.figure
 
 

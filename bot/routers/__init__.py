@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import chats, game, group, hints, private, rematch, replay, settings, stats
+from bot.routers import chats, game, group, hints, private, rematch, replay, settings, stats, tournament
 
 
 def build_router() -> Router:
@@ -19,6 +19,7 @@ def build_router() -> Router:
         rematch.build(),
         replay.build(),
         hints.build(),
+        tournament.build(),
     )
     root.include_routers(game.build(), *features, game.build_fallback())
     return root

@@ -162,8 +162,8 @@ async def person(user: User, chats: Chats) -> Player:
     return player.model_copy(update={"lang": lang})
 
 
-async def is_admin(bot: Bot, chat: Chat, user_id: int) -> bool:
-    member = await bot.get_chat_member(chat.id, user_id)
+async def is_admin(bot: Bot, chat: Chat | int, user_id: int) -> bool:
+    member = await bot.get_chat_member(chat if isinstance(chat, int) else chat.id, user_id)
     return member.status in ("creator", "administrator")
 
 

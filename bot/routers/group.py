@@ -16,6 +16,7 @@ from bot.games import game_of
 from bot.i18n import I18n, Translator
 from bot.models import Level
 from bot.presenter import Presenter
+from bot.routers import tournament
 from bot.routers.common import (
     GROUP_TYPES,
     choose_preset,
@@ -32,6 +33,7 @@ from bot.routers.common import (
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
+from bot.services.tournaments import Tournaments
 from engine import find_preset
 
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
@@ -136,10 +138,13 @@ async def play(
     await challenges.set_message(challenge, await presenter.post_challenge(challenge))
 
 
-async def cancel(message: Message, challenges: Challenges, presenter: Presenter, tr: Translator) -> None:
-    """Remove your open challenge, or (an admin, in reply to it) anyone's."""
+async def cancel(
+    message: Message, challenges: Challenges, tournaments: Tournaments, presenter: Presenter, tr: Translator
+) -> None:
+    """Remove your open challenge, or (an admin, in reply to it) anyone's; in reply to a tournament's sign-up,
+    cancel it (its creator, or an admin)."""
     user = message.from_user
-    if user is None:
+    if user is None or await tournament.cancel_in_reply(message, tournaments, presenter, tr):
         return
     challenge_id: str | None = None
     reply = replied(message)

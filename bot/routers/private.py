@@ -24,10 +24,12 @@ from bot.routers.common import (
     unknown_game,
 )
 from bot.routers.replay import open_replay
+from bot.routers.tournament import join_by_link
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.records import Records
+from bot.services.tournaments import Tournaments
 
 
 async def start(
@@ -36,13 +38,14 @@ async def start(
     chats: Chats,
     challenges: Challenges,
     records: Records,
+    tournaments: Tournaments,
     presenter: Presenter,
     i18n: I18n,
     tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
     """``/start``; ``/start j_<challenge>`` joins a challenge; ``/start m_<match>`` sends your panel;
-    ``/start r_<match>`` opens a finished match's replay."""
+    ``/start r_<match>`` opens a finished match's replay; ``/start t_<tournament>`` signs up for a tournament."""
     user = message.from_user
     if user is None:
         return
@@ -62,6 +65,10 @@ async def start(
         log_ctx["match"] = match_id
         if not await resend_panel(match_id, user.id, records, presenter):
             await message.answer(tr("error-no-match"))
+        return
+    if payload.startswith("t_"):
+        log_ctx["action"] = "tournament:j"
+        await message.answer(await join_by_link(payload[2:], user, tournaments, chats, presenter, tr))
         return
     if payload.startswith("r_") and message.bot is not None:
         log_ctx.update(match=payload[2:], action="replay")

@@ -20,6 +20,7 @@ from bot.routers.group import USERNAME
 from bot.services.chats import Chats
 from bot.services.results import Results
 from bot.services.terms import Terms
+from bot.services.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 TOP = 10
@@ -157,6 +158,7 @@ async def stats(
     command: CommandObject,
     results: Results,
     chats: Chats,
+    tournaments: Tournaments,
     tr: Translator,
     painter: Painter | None = None,
 ) -> None:
@@ -176,10 +178,13 @@ async def stats(
             names = render.user_text(user.full_name), render.user_text(rival[1])
             await message.answer(tr("rivalry-none", a=names[0], b=names[1]))
     else:
-        await own_stats(message, user, results, tr, painter)
+        won = await tournaments.wins(message.chat.id, user.id) if message.chat.type in GROUP_TYPES else 0
+        await own_stats(message, user, results, tr, painter, tournaments_won=won)
 
 
-async def own_stats(message: Message, user: User, results: Results, tr: Translator, painter: Painter | None) -> None:
+async def own_stats(
+    message: Message, user: User, results: Results, tr: Translator, painter: Painter | None, *, tournaments_won: int = 0
+) -> None:
     """Your matches, wins, win rate, rating, streaks, per game, and your last five matches; with a picture of
     your rating over your last rated matches (in a group: there; in private: everywhere) as it shows them."""
     in_group = message.chat.type in GROUP_TYPES
@@ -200,6 +205,8 @@ async def own_stats(message: Message, user: User, results: Results, tr: Translat
             ),
             tr("stats-streak", streak=data.streak, best=data.best_streak),
         ]
+    if tournaments_won:
+        lines.append(tr("stats-tournaments", n=tournaments_won))
     for game, (played, won) in sorted(data.per_game.items()):
         lines.append(tr("stats-game", game=tr(f"game-{game}"), played=played, won=won))
     if data.computer:

@@ -8,6 +8,7 @@
 - ``results``: leaderboards, stats, histories.
 - ``rematches``: the rematch button under a finished match (a challenge of its own kind).
 - ``seats``: a person or a computer policy in each seat, and what happens next after a write.
+- ``tournaments``: a group's tournaments (their plan: ``bracket``, pure).
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
 - ``census``: what the operator's gauges read from Redis (matches, challenges, screens and jobs due).
 """
@@ -31,6 +32,7 @@ from bot.services.rematches import Rematches
 from bot.services.results import Results
 from bot.services.seats import Seats
 from bot.services.terms import Terms
+from bot.services.tournaments import Tournaments
 from bot.storage.base import Failed, ignore
 from bot.storage.budgets import BudgetStore
 from bot.storage.challenges import ChallengeStore
@@ -40,6 +42,7 @@ from bot.storage.keys import Keys
 from bot.storage.lanes import LaneStore
 from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
+from bot.storage.tournaments import TournamentStore
 from bot.storage.updates import UpdateMarks
 
 
@@ -57,6 +60,7 @@ class Stores:
     updates: UpdateMarks
     jobs: JobStore
     budgets: BudgetStore
+    tournaments: TournamentStore
 
     @classmethod
     def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, failed: Failed = ignore) -> Stores:
@@ -74,6 +78,7 @@ class Stores:
             updates=UpdateMarks(redis, keys, failed=failed),
             jobs=JobStore(redis, keys, failed=failed),
             budgets=BudgetStore(redis, keys, failed=failed),
+            tournaments=TournamentStore(redis, keys, failed=failed),
         )
 
 
@@ -92,6 +97,7 @@ class Services:
     results: Results
     seats: Seats
     rematches: Rematches
+    tournaments: Tournaments
     census: Census
 
     @classmethod
@@ -132,5 +138,16 @@ class Services:
             results=Results(stores.results, clock=clock.time),
             seats=seats,
             rematches=Rematches(challenges, stores.challenges, stores.matches, records, terms, clock=clock.time),
+            tournaments=Tournaments(
+                stores.tournaments,
+                challenges,
+                stores.matches,
+                records,
+                chats,
+                stores.results,
+                scheduler,
+                terms,
+                clock=clock.time,
+            ),
             census=Census(stores.matches, stores.challenges, stores.jobs, clock=clock.time),
         )

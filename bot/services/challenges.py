@@ -163,7 +163,7 @@ class Challenges:
         (the accept is then carried through, if its process died midway)."""
         accepted = await self.store.expire(challenge)
         if accepted:
-            await self._created(MatchRecord.model_validate_json(accepted), challenge.id)
+            await self.created(MatchRecord.model_validate_json(accepted), challenge.id)
             return False
         return await self.store.drop_notice(challenge.id)
 
@@ -235,7 +235,7 @@ class Challenges:
             turn_timeout=0 if joiner.computer else clock,
             opener=match.deal.first,
         )
-        # The challenge's job looks in a moment whether this accept was carried through (see _created).
+        # The challenge's job looks in a moment whether this accept was carried through (see created).
         await self.scheduler.schedule(expiry_job(challenge.id), now + ACCEPT_CHECK)
         answer = await self.store.accept(
             challenge, raw, joiner.id, record.id, record.model_dump_json(), ttl=self.terms.keep_ttl
@@ -244,7 +244,7 @@ class Challenges:
             return None
         if answer is Accepted.PLAYING:
             raise Rejected(Rejection.ALREADY_PLAYING)
-        await self._created(record, challenge.id)
+        await self.created(record, challenge.id)
         self.records.remember(record, match)
         return record
 
@@ -255,10 +255,10 @@ class Challenges:
         if data is None:
             return None
         record = MatchRecord.model_validate_json(data)
-        await self._created(record, challenge.id)
+        await self.created(record, challenge.id)
         return record
 
-    async def _created(self, record: MatchRecord, challenge_id: str) -> None:
+    async def created(self, record: MatchRecord, challenge_id: str) -> None:
         """The steps of an accept after the one in the chat's slot, each harmless to repeat: the match's record
         in its own slot, the players' indexes, its screens due, its clock (or the computer's first move); the
         challenge's notice and job go."""

@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from bot.models import Finish, MatchRecord, Status, Summary
-from bot.scheduler import Scheduler, clock_job, season_job
+from bot.scheduler import Scheduler, clock_job, season_job, tournament_job
 from bot.seasons import season_end
 from bot.services.terms import Terms
 from bot.storage.matches import MatchStore
@@ -102,6 +102,10 @@ class Finisher:
             steps.append(self.results.count_computer(person.id, match_id, level=level, won=won, ttl=ttl))
         await _together(steps)
         await self.scheduler.unschedule(clock_job(match_id))
+        if record.tournament is not None:
+            # Its players are free in the chat now: the tournament takes the result and starts what waited.
+            await self.scheduler.schedule(tournament_job(record.tournament), self.scheduler.clock.time())
+            self.scheduler.wake()
         await self.matches.finished(match_id, summary, ttl=self.terms.finished_ttl)
         return Summary.model_validate_json(summary) if summary else None
 

@@ -168,6 +168,26 @@ class Keys:
         """String with a TTL: the season's final table was posted in the chat (or is being posted)."""
         return f"{self.prefix}:snp:{_chat(chat_id)}:{season}"
 
+    def tournament(self, tournament_id: str) -> str:
+        """String (JSON): a tournament, in its chat's slot (its id ends with ``_<chat>`` as a challenge's does);
+        no TTL while it signs up or runs, a TTL once it ended."""
+        chat = challenge_chat(tournament_id)
+        return f"{self.prefix}:tn:{_chat(chat or 0)}:{tournament_id}"
+
+    def chat_tournament(self, chat_id: int) -> str:
+        """String: the id of the chat's tournament that signs up or runs (one at a time)."""
+        return f"{self.prefix}:tnc:{_chat(chat_id)}"
+
+    def tournament_wins(self, chat_id: int) -> str:
+        """Hash: user id -> tournaments of the chat they won."""
+        return f"{self.prefix}:tnw:{_chat(chat_id)}"
+
+    def tournament_mark(self, tournament_id: str, what: str) -> str:
+        """String with a TTL: a one-time step of a tournament was taken (``announced``; ``leave:<user>`` a
+        player pressed to leave and must press again to confirm)."""
+        chat = challenge_chat(tournament_id)
+        return f"{self.prefix}:tnm:{_chat(chat or 0)}:{tournament_id}:{what}"
+
     def usernames(self) -> str:
         """Hash: a lowercase @username -> the id of the user the bot last saw with it."""
         return f"{self.prefix}:unames"

@@ -302,14 +302,14 @@ class TestChallengeExpiry:
             message = await challenge(s.fake, ANN, GROUP)
             cid = button(message, "j:")["callback_data"].removeprefix("j:")
             services = s.app.services
-            created = services.challenges._created
+            created = services.challenges.created
 
             async def died(*_: Any) -> None:
                 raise RuntimeError("the process died here")
 
-            services.challenges._created = died  # type: ignore[method-assign,assignment]
+            services.challenges.created = died  # type: ignore[method-assign,assignment]
             answer = await s.fake.wait_answer(s.fake.press(BOB, message, f"j:{cid}"))
-            services.challenges._created = created  # type: ignore[method-assign]
+            services.challenges.created = created  # type: ignore[method-assign]
             await s.app.settled()
             match_id = await services.records.active_match(GROUP, ANN.id)
             assert match_id is not None and await services.records.active_match(GROUP, BOB.id) == match_id

@@ -118,7 +118,7 @@ class TestAcceptSteps:
         async def died(*_: Any) -> None:
             raise Died("killed after the chat's step")
 
-        services.challenges._created = died  # type: ignore[method-assign,assignment]
+        services.challenges.created = died  # type: ignore[method-assign,assignment]
         with pytest.raises(Died):
             await services.challenges.accept(challenge.id, BOB, seed=3)
         other = backend.services()
