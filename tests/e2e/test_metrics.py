@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 
+import aiohttp.web
 import pytest
 
 from bot.services import Services
@@ -146,3 +147,23 @@ class TestMetrics:
         finally:
             await process.close()
         assert "Traceback" not in process.output, process.output
+
+    async def test_metrics_port_taken(
+        self, fake: FakeTelegram, prefix: str, outside: Services, clock: FileClock
+    ) -> None:
+        """A ``METRICS_PORT`` something else listens on: one line saying what to set, exit code 2, no traceback."""
+        port = free_port()
+        blocker = aiohttp.web.AppRunner(aiohttp.web.Application())
+        await blocker.setup()
+        await aiohttp.web.TCPSite(blocker, "127.0.0.1", port).start()
+        process = await BotProcess(
+            process_env(fake, prefix, clock, metrics_port=str(port), metrics_host="127.0.0.1")
+        ).start()
+        try:
+            assert await process.exit_code(timeout=60) == 2
+        finally:
+            await process.close()
+            await blocker.cleanup()
+        assert "Traceback" not in process.output, process.output
+        assert process.lines[-1].startswith(f"cannot serve the metrics on 127.0.0.1:{port}"), process.output
+        assert "METRICS_PORT" in process.lines[-1]
