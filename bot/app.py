@@ -30,8 +30,10 @@ from bot.config import Settings, StartupError
 from bot.delivery import Delivery, Ledger, Passes
 from bot.i18n import I18n
 from bot.limits import Budget, CommandFlood, SharedLimiter
+from bot.metrics import Metrics
 from bot.middlewares import CommandFloodMiddleware, LanguageMiddleware, UpdateMiddleware
 from bot.models import LANGS
+from bot.monitor import Exposition, TelegramCalls, metrics_server
 from bot.outbox import LimitMiddleware, Outbox
 from bot.pictures.painter import Painter
 from bot.presenter import Presenter
@@ -93,10 +95,13 @@ def create_bot(settings: Settings) -> Bot:
     )
 
 
-def create_services(settings: Settings, redis: Redis, clock: Clock | None = None) -> Services:
+def create_services(
+    settings: Settings, redis: Redis, clock: Clock | None = None, metrics: Metrics | None = None
+) -> Services:
     return Services.build(
         redis,
         clock=clock or Clock(),
+        metrics=metrics,
         prefix=settings.redis_prefix,
         active_ttl=settings.active_ttl,
         finished_ttl=settings.finished_ttl,
@@ -126,6 +131,9 @@ class App:
     scheduler: Scheduler
     painter: Painter | None
     reviewer: Reviewer
+    metrics: Metrics
+    exposition: Exposition
+    """``/metrics``: its page."""
 
     async def settled(self) -> None:
         """Wait until every due message was delivered and the outbox is empty (tests)."""
@@ -159,7 +167,12 @@ def create_outbox(settings: Settings, bot: Bot, services: Services, clock: Clock
 
 
 def create_dispatcher(
-    services: Services, presenter: Presenter, i18n: I18n, painter: Painter | None, flood: CommandFlood
+    services: Services,
+    presenter: Presenter,
+    i18n: I18n,
+    painter: Painter | None,
+    flood: CommandFlood,
+    metrics: Metrics | None = None,
 ) -> Dispatcher:
     """The dispatcher: the services and the presenter as the handlers' parameters; de-duplication and the log
     line around every update; the languages around every handler. No FSM: the state of everything lives in
@@ -178,7 +191,7 @@ def create_dispatcher(
         painter=painter,
         disable_fsm=True,
     )
-    dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n))
+    dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n, metrics))
     languages = LanguageMiddleware(services.chats, i18n)
     router = build_router()
     router.message.middleware(CommandFloodMiddleware(flood, languages))
@@ -198,12 +211,14 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         await bot.session.close()
         raise
     clock = clock or create_clock(settings)
-    services = create_services(settings, redis, clock)
+    metrics = Metrics()  # here, not at import: a process forked from one that imported the bot has its own
+    services = create_services(settings, redis, clock, metrics)
     await migrate(redis, services.stores.keys)
     i18n = I18n()
     outbox = create_outbox(settings, bot, services, clock)
     bot.session.middleware(LimitMiddleware(outbox))
-    painter = Painter() if settings.pictures else None
+    bot.session.middleware(TelegramCalls(metrics))  # the innermost: each retry of a call counts
+    painter = Painter(metrics=metrics) if settings.pictures else None
     reviewer = Reviewer()
     username = me.username or ""
     stores = services.stores
@@ -215,12 +230,14 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
                           painter=painter, clock=clock.time)  # fmt: skip
     flood = CommandFlood(services.stores.budgets, limit=settings.command_limit, window=settings.command_window,
                          clock=clock.shared)  # fmt: skip
-    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood)
-    Timers(services, presenter, clock).register(services.scheduler)
+    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood, metrics)
+    Timers(services, presenter, clock, metrics).register(services.scheduler)
     await adopt_jobs(services)
     await delivery.resume()
     services.scheduler.start()
-    return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter, reviewer)
+    exposition = Exposition(metrics, services.census, delivery.lanes_running)
+    return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter, reviewer,
+               metrics, exposition)  # fmt: skip
 
 
 async def adopt_jobs(services: Services) -> None:
@@ -277,16 +294,10 @@ async def run(settings: Settings, redis_url: str) -> None:
     try:
         if settings.webhook_url:
             health = functools.partial(ping, app.redis)
-            await webhook.serve(app.dispatcher, app.bot, health, settings, app.presenter.bot_username)
+            page = app.exposition.page
+            await webhook.serve(app.dispatcher, app.bot, health, page, settings, app.presenter.bot_username)
         else:
-            username = app.presenter.bot_username
-
-            async def polling() -> None:
-                # Said once aiogram has taken SIGINT and SIGTERM (a Ctrl-C from then on stops it cleanly).
-                log.info("bot @%s polling", username)
-
-            app.dispatcher.startup.register(polling)
-            await app.dispatcher.start_polling(app.bot, handle_signals=True)
+            await poll(app, settings)
     finally:
         menus.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -294,3 +305,20 @@ async def run(settings: Settings, redis_url: str) -> None:
         await app.close()
         await close_redis(app.redis)
         await app.bot.session.close()
+
+
+async def poll(app: App, settings: Settings) -> None:
+    """Long polling until SIGINT or SIGTERM, with ``/metrics`` on ``METRICS_PORT`` when it is set."""
+    username = app.presenter.bot_username
+
+    async def polling() -> None:
+        # Said once aiogram has taken SIGINT and SIGTERM (a Ctrl-C from then on stops it cleanly).
+        log.info("bot @%s polling", username)
+
+    app.dispatcher.startup.register(polling)
+    async with contextlib.AsyncExitStack() as stack:
+        if settings.metrics_port is not None:
+            await stack.enter_async_context(
+                metrics_server(app.exposition.page, settings.metrics_host, settings.metrics_port)
+            )
+        await app.dispatcher.start_polling(app.bot, handle_signals=True)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from bot.config import Settings, StartupError, settings_help
+from bot.logs import configure as configure_logs
 from bot.storage.embedded import EmbeddedRedis, EmbeddedRedisError
 
 log = logging.getLogger("bot")
@@ -56,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValidationError as error:
         print(_settings_problem(error), file=sys.stderr)
         return USAGE_ERROR
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logs(settings.log_level, settings.log_format)
     # bot.updates logs one line per update; aiogram's own line would say it twice.
     logging.getLogger("aiogram.event").setLevel(logging.WARNING)
 

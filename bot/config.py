@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import LogFormat
+
 TOKEN = re.compile(r"^[0-9]+:[A-Za-z0-9_-]+$")
 
 
@@ -64,6 +66,8 @@ class Settings(BaseSettings):
     """The window of COMMAND_LIMIT, in seconds."""
     log_level: str = "INFO"
     """DEBUG, INFO, WARNING or ERROR."""
+    log_format: LogFormat = "text"
+    """text (lines for a person) or json (one JSON object per line, with the update's chat and user ids)."""
     webhook_url: str | None = None
     """The public URL Telegram posts updates to (https://bot.example.org/tg); unset: long polling."""
     webhook_secret: SecretStr | None = None
@@ -71,7 +75,13 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"
     """The address the webhook server listens on."""
     webhook_port: int = 8080
-    """The port the webhook server listens on (GET /healthz there says whether Redis answers)."""
+    """The port the webhook server listens on (GET /healthz there says whether Redis answers; GET /metrics the
+    Prometheus metrics)."""
+    metrics_port: int | None = None
+    """Long polling: serve the Prometheus metrics at GET /metrics on this port; unset: not served (webhook mode
+    serves them on WEBHOOK_PORT)."""
+    metrics_host: str = "0.0.0.0"
+    """The address the metrics server of long polling listens on."""
 
     @field_validator("webhook_url")
     @classmethod

@@ -19,6 +19,7 @@ from redis.exceptions import RedisError
 
 from bot.i18n import I18n, Translator
 from bot.limits import CommandFlood, Flood
+from bot.metrics import Metrics
 from bot.models import pick_lang
 from bot.routers.common import GROUP_TYPES, rejection_text
 from bot.services.chats import Chats
@@ -31,11 +32,12 @@ log = logging.getLogger("bot.updates")
 
 
 class UpdateMiddleware(BaseMiddleware):
-    """Skips an update delivered twice, logs each one, and answers when Redis is down."""
+    """Skips an update delivered twice, logs and counts each one, and answers when Redis is down."""
 
-    def __init__(self, updates: UpdateMarks, i18n: I18n) -> None:
+    def __init__(self, updates: UpdateMarks, i18n: I18n, metrics: Metrics | None = None) -> None:
         self.updates = updates
         self.i18n = i18n
+        self.metrics = metrics or Metrics()
         # Who handles an update, unique in every process: made here, not at import (a process forked from one
         # that imported the bot would share a module's token with its siblings, and take their marks for its own).
         self._process = secrets.token_hex(8)
@@ -86,15 +88,24 @@ class UpdateMiddleware(BaseMiddleware):
             await self._apologise(event, "toast-error", "error-internal")
             return None
         finally:
-            log.info(
-                "update=%s kind=%s match=%s action=%s result=%s ms=%.1f",
-                event.update_id,
-                kind,
-                context.get("match", "-"),
-                context.get("action", "-"),
-                context.get("result", "ok"),
-                (time.perf_counter() - started) * 1000,
-            )
+            self._handled(event, kind, context, time.perf_counter() - started, data)
+
+    def _handled(self, event: Update, kind: str, context: dict[str, Any], seconds: float, data: dict[str, Any]) -> None:
+        """The update's log line and its count. The line's fields go with the record too (``fields``): the JSON
+        log (``LOG_FORMAT=json``) writes them, with the chat's and the user's ids."""
+        match, action, result = context.get("match", "-"), context.get("action", "-"), context.get("result", "ok")
+        self.metrics.updates.labels(kind, result).inc()
+        self.metrics.handler_seconds.labels(kind).observe(seconds)
+        chat: Chat | None = data.get("event_chat")
+        user: User | None = data.get("event_from_user")
+        fields = {
+            "update": event.update_id, "kind": kind, "match": match, "action": action, "result": result,
+            "ms": round(seconds * 1000, 1), "chat": chat.id if chat else None, "user": user.id if user else None,
+        }  # fmt: skip
+        log.info(
+            "update=%s kind=%s match=%s action=%s result=%s ms=%.1f",
+            event.update_id, kind, match, action, result, seconds * 1000, extra={"fields": fields},
+        )  # fmt: skip
 
     async def _forget(self, update_id: int, attempt: str, marked: bool) -> None:
         """Let a new delivery of an update whose handling failed be handled again (best effort)."""

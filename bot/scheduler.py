@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from redis.exceptions import RedisError
 
 from bot.clock import BACKOFF_FIRST, Clock, next_backoff
+from bot.metrics import Metrics
 from bot.storage.base import StorageUnavailable
 from bot.storage.jobs import JobStore
 
@@ -80,9 +81,13 @@ def season_of_job(argument: str) -> tuple[int, str]:
 class Scheduler:
     """The due jobs of one Redis, acted on by this process's handlers."""
 
-    def __init__(self, jobs: JobStore, clock: Clock, *, poll: float = POLL, lease: float = LEASE) -> None:
+    def __init__(
+        self, jobs: JobStore, clock: Clock, *, poll: float = POLL, lease: float = LEASE, metrics: Metrics | None = None
+    ) -> None:
         self.jobs = jobs
         self.clock = clock
+        self.metrics = metrics or Metrics()
+        """Where how late the last jobs ran is told (``domino_scheduler_last_job_late_seconds``)."""
         self.poll = poll
         self.lease = lease
         self.handlers: dict[str, Handler] = {}
@@ -113,7 +118,10 @@ class Scheduler:
         now = self.clock.time()
         lease = now + self.lease
         jobs = await self.jobs.claim(now, lease, BATCH)
-        await asyncio.gather(*(self._run(job, lease) for job in jobs))
+        if jobs:
+            # The batch's jobs start together: how late the one that waited longest is.
+            self.metrics.job_lateness.set(max(0.0, now - min(due for _, due in jobs)))
+        await asyncio.gather(*(self._run(job, lease) for job, _ in jobs))
         return len(jobs)
 
     async def _run(self, job: str, lease: float) -> None:

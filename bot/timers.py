@@ -13,9 +13,11 @@ Handlers ask the services and hand what Telegram must show to the presenter.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable
 
 from bot.clock import Clock
+from bot.metrics import Metrics
 from bot.models import LANGS, MatchRecord, MoveResult, Tournament
 from bot.presenter import Presenter
 from bot.scheduler import CLOCK, EXPIRY, SEASON, TOURNAMENT, Scheduler, season_of_job
@@ -35,7 +37,7 @@ RESULTS_PATIENCE = 120.0
 
 
 class Timers:
-    def __init__(self, services: Services, presenter: Presenter, clock: Clock) -> None:
+    def __init__(self, services: Services, presenter: Presenter, clock: Clock, metrics: Metrics | None = None) -> None:
         self.records = services.records
         self.moves = services.moves
         self.challenges = services.challenges
@@ -46,6 +48,8 @@ class Timers:
         self.tournaments = services.tournaments
         self.presenter = presenter
         self.clock = clock
+        self.metrics = metrics or Metrics()
+        """Where the computer's thinking time is counted."""
 
     def register(self, scheduler: Scheduler) -> None:
         scheduler.on(EXPIRY, self.challenge_due)
@@ -179,7 +183,9 @@ class Timers:
         due = computer.due(record)
         if self.clock.time() < due:
             return due
+        started = time.perf_counter()
         action = await computer.choose(record, match, seat)
+        self.metrics.computer_move_seconds.labels(computer.level).observe(time.perf_counter() - started)
         try:
             result = await self.moves.submit(
                 record.id, computer.player.id, action, version=record.version, request_id=computer.request_id(record)

@@ -5,7 +5,8 @@ Telegram sends with each update (``X-Telegram-Bot-Api-Secret-Token``) is
 checked, and an update is answered once the bot handled it (so an update
 whose process died is delivered again by Telegram, and the de-duplication in
 Redis makes it count once). ``GET /healthz`` says whether Redis answers (for
-a load balancer or an orchestrator). On start each process sets the webhook
+a load balancer or an orchestrator); ``GET /metrics`` serves this process's
+metrics to Prometheus (``bot/monitor.py``). On start each process sets the webhook
 with the update types the bot handles (the same URL from every process: a
 repeat changes nothing); on stop it leaves it, as the other processes serve
 on.
@@ -29,6 +30,7 @@ from redis.exceptions import RedisError
 
 from bot.backoff import with_backoff
 from bot.config import Settings, StartupError
+from bot.monitor import Page, add_metrics
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +55,11 @@ Health = Callable[[], Awaitable[None]]
 """Returns when Redis answers; raises its error (or OSError) when it does not."""
 
 
-def build_web_app(dispatcher: Dispatcher, bot: Bot, health: Health, secret: str, path: str) -> web.Application:
-    """The aiohttp application: updates at ``path`` (secret checked), ``/healthz`` (``health`` asks Redis)."""
+def build_web_app(
+    dispatcher: Dispatcher, bot: Bot, health: Health, secret: str, path: str, metrics: Page
+) -> web.Application:
+    """The aiohttp application: updates at ``path`` (secret checked), ``/healthz`` (``health`` asks Redis),
+    ``/metrics`` (``metrics`` makes the page)."""
     app = web.Application()
     handler = SimpleRequestHandler(dispatcher=dispatcher, bot=bot, handle_in_background=False, secret_token=secret)
     handler.register(app, path=path)
@@ -67,6 +72,7 @@ def build_web_app(dispatcher: Dispatcher, bot: Bot, health: Health, secret: str,
         return web.json_response({"ok": True, "redis": "ok"})
 
     app.router.add_get(HEALTH_PATH, healthz)
+    add_metrics(app, metrics)
     return app
 
 
@@ -84,11 +90,13 @@ async def set_webhook(bot: Bot, dispatcher: Dispatcher, url: str, secret: str) -
     )
 
 
-async def serve(dispatcher: Dispatcher, bot: Bot, health: Health, settings: Settings, username: str) -> None:
-    """Serve updates until SIGINT or SIGTERM."""
+async def serve(
+    dispatcher: Dispatcher, bot: Bot, health: Health, metrics: Page, settings: Settings, username: str
+) -> None:
+    """Serve updates (and ``/healthz``, ``/metrics``) until SIGINT or SIGTERM."""
     assert settings.webhook_url is not None
     secret = webhook_secret(settings)
-    app = build_web_app(dispatcher, bot, health, secret, webhook_path(settings.webhook_url))
+    app = build_web_app(dispatcher, bot, health, secret, webhook_path(settings.webhook_url), metrics)
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     try:

@@ -236,6 +236,10 @@ class Delivery:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    def lanes_running(self) -> int:
+        """How many lanes this process is delivering now (the operator's ``domino_delivery_lanes_running``)."""
+        return sum(not t.done() for job in self._jobs.values() for t in job.tasks.values())
+
     async def idle(self) -> None:
         """Wait until no lane has work and no match is being settled (tests)."""
         while True:

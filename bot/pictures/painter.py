@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.metrics import Metrics
 from bot.pictures.cards import Picture
 
 log = logging.getLogger(__name__)
@@ -94,8 +95,11 @@ class Painter:
         timeout: float = TIMEOUT,
         kept: int = KEPT,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        metrics: Metrics | None = None,
     ) -> None:
         self.draw = draw
+        self.metrics = metrics or Metrics()
+        """Where drawing times and failures are counted."""
         self.timeout = timeout
         self.sleep = sleep
         """How the timeout is waited (the bot's clock: a test moves it)."""
@@ -138,6 +142,7 @@ class Painter:
 
     async def _draw(self, picture: Picture) -> bytes | None:
         pool = self._executor()
+        started = time.perf_counter()
         drawing = asyncio.get_running_loop().run_in_executor(pool, draw_in_worker, self.draw, picture)
         timer = asyncio.ensure_future(self.sleep(self.timeout))
         try:
@@ -149,15 +154,22 @@ class Painter:
             drawing.cancel()
             log.warning("drawing a %s took over %s s: sent as text; the worker is replaced", what, self.timeout)
             self._replace(pool)
+            reason = "timeout"
         else:
             try:
-                return drawing.result()
+                png = drawing.result()
             except BrokenProcessPool:
                 log.warning("the drawing worker died: the %s is sent as text", what)
                 self._replace(pool)
+                reason = "died"
             except Exception:
                 log.exception("drawing a %s failed: sent as text", what)
+                reason = "error"
+            else:
+                self.metrics.picture_seconds.labels(what).observe(time.perf_counter() - started)
+                return png
         self.failures += 1
+        self.metrics.picture_failures.labels(what, reason).inc()
         return None
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:

@@ -10,6 +10,7 @@
 - ``seats``: a person or a computer policy in each seat, and what happens next after a write.
 - ``tournaments``: a group's tournaments (their plan: ``bracket``, pure).
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
+- ``census``: what the operator's gauges read from Redis (matches, challenges, screens and jobs due).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 
 from bot.clock import Clock
+from bot.metrics import Metrics
 from bot.scheduler import Scheduler
+from bot.services.census import Census
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.finish import Finisher
@@ -30,6 +33,7 @@ from bot.services.results import Results
 from bot.services.seats import Seats
 from bot.services.terms import Terms
 from bot.services.tournaments import Tournaments
+from bot.storage.base import Failed, ignore
 from bot.storage.budgets import BudgetStore
 from bot.storage.challenges import ChallengeStore
 from bot.storage.chats import ChatStore
@@ -59,21 +63,22 @@ class Stores:
     tournaments: TournamentStore
 
     @classmethod
-    def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None) -> Stores:
+    def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, failed: Failed = ignore) -> Stores:
+        """The repositories; ``failed`` is told of every Redis command that fails."""
         keys = Keys(prefix)
         time = (clock or Clock()).time
         return cls(
             redis=redis,
             keys=keys,
-            matches=MatchStore(redis, keys, clock=time),
-            challenges=ChallengeStore(redis, keys),
-            results=ResultStore(redis, keys),
-            chats=ChatStore(redis, keys),
-            lanes=LaneStore(redis, keys),
-            updates=UpdateMarks(redis, keys),
-            jobs=JobStore(redis, keys),
-            budgets=BudgetStore(redis, keys),
-            tournaments=TournamentStore(redis, keys),
+            matches=MatchStore(redis, keys, clock=time, failed=failed),
+            challenges=ChallengeStore(redis, keys, failed=failed),
+            results=ResultStore(redis, keys, failed=failed),
+            chats=ChatStore(redis, keys, failed=failed),
+            lanes=LaneStore(redis, keys, failed=failed),
+            updates=UpdateMarks(redis, keys, failed=failed),
+            jobs=JobStore(redis, keys, failed=failed),
+            budgets=BudgetStore(redis, keys, failed=failed),
+            tournaments=TournamentStore(redis, keys, failed=failed),
         )
 
 
@@ -93,15 +98,25 @@ class Services:
     seats: Seats
     rematches: Rematches
     tournaments: Tournaments
+    census: Census
 
     @classmethod
     def build(
-        cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, cache_size: int = 4096, **options: float
+        cls,
+        redis: Redis,
+        *,
+        prefix: str = "dom",
+        clock: Clock | None = None,
+        cache_size: int = 4096,
+        metrics: Metrics | None = None,
+        **options: float,
     ) -> Services:
-        """The services over ``redis`` under ``prefix``; ``options``: any field of ``Terms`` (the operator's)."""
+        """The services over ``redis`` under ``prefix``; ``options``: any field of ``Terms`` (the operator's);
+        ``metrics``: where Redis's errors and the scheduler's lateness are counted."""
         clock = clock or Clock()
-        stores = Stores.build(redis, prefix=prefix, clock=clock)
-        scheduler = Scheduler(stores.jobs, clock)
+        metrics = metrics or Metrics()
+        stores = Stores.build(redis, prefix=prefix, clock=clock, failed=metrics.redis_failed)
+        scheduler = Scheduler(stores.jobs, clock, metrics=metrics)
         terms = Terms(**options)  # type: ignore[arg-type]
         finisher = Finisher(stores.matches, stores.results, scheduler, terms)
         records = Records(stores.matches, finisher, cache_size=cache_size)
@@ -134,4 +149,5 @@ class Services:
                 terms,
                 clock=clock.time,
             ),
+            census=Census(stores.matches, stores.challenges, stores.jobs, clock=clock.time),
         )

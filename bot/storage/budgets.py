@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.base import Store
+from bot.storage.base import Failed, Store, ignore
 from bot.storage.keys import Keys
 
 # The sliding window both scripts below count in, shared by every process. KEYS: 1 the window (a sorted set of
@@ -69,8 +69,8 @@ return 2
 class BudgetStore(Store):
     """The sliding windows of the calls made to each chat."""
 
-    def __init__(self, redis: Any, keys: Keys) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self._take = self.script(TAKE_SLOT)
         self._command = self.script(TAKE_COMMAND)
 

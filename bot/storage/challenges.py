@@ -14,7 +14,7 @@ import enum
 from typing import Any
 
 from bot.models import Challenge
-from bot.storage.base import Store, text
+from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
 
 # Open a challenge unless the creator has one open in this chat or is playing there (in the chat's
@@ -120,8 +120,8 @@ class Accepted(enum.Enum):
 class ChallengeStore(Store):
     """Open challenges, their notices, and the record of the match an accepted one became."""
 
-    def __init__(self, redis: Any, keys: Keys) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self._open = self.script(OPEN)
         self._accept = self.script(ACCEPT)
         self._expire = self.script(EXPIRE_CHALLENGE)
@@ -217,6 +217,10 @@ class ChallengeStore(Store):
         """Every challenge whose message must still say how it ended (JSON)."""
         data = await self.call(self.redis.hgetall(self.keys.challenge_notices()))
         return list(data.values())
+
+    async def open_count(self) -> int:
+        """How many challenges still wait for how they end (the open ones, and any whose end is being told)."""
+        return int(await self.call(self.redis.hlen(self.keys.challenge_notices())))
 
     async def drop_notice(self, challenge_id: str) -> bool:
         """The challenge's message said how it ended (or needs not); whether it was waiting."""

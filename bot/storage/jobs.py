@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.base import Store, text
+from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
 
 # KEYS: 1 jobs. ARGV: 1 now, 2 the lease's end, 3 how many at most.
-# Returns the jobs claimed (each now scored ARGV[2]).
+# Returns the jobs claimed (each now scored ARGV[2]), each followed by when it was due (as a string).
 CLAIM_JOBS = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, job in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], job) end
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
 return due
 """
 
@@ -32,8 +32,8 @@ return 1
 class JobStore(Store):
     """The jobs of every process, by when they are due."""
 
-    def __init__(self, redis: Any, keys: Keys) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self._claim = self.script(CLAIM_JOBS)
         self._complete = self.script(COMPLETE_JOB)
 
@@ -50,10 +50,27 @@ class JobStore(Store):
         score = await self.call(self.redis.zscore(self.keys.jobs(), job))
         return None if score is None else float(score)
 
-    async def claim(self, now: float, lease: float, limit: int) -> list[str]:
-        """Claim at most ``limit`` jobs due at ``now``: each is hidden from the others until ``lease``."""
+    async def claim(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+        """Claim at most ``limit`` jobs due at ``now``: each is hidden from the others until ``lease``. Each job
+        with when it was due."""
         claimed = await self.run(self._claim, [self.keys.jobs()], [repr(now), repr(lease), limit])
-        return [text(job) for job in claimed]
+        return [(text(claimed[i]), float(claimed[i + 1])) for i in range(0, len(claimed), 2)]
+
+    async def due(self, now: float) -> tuple[int, float | None]:
+        """How many jobs are due at ``now`` (and not claimed), and when the one due longest ago was due."""
+        key = self.keys.jobs()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcount(key, "-inf", repr(now))
+            pipe.zrange(key, 0, 0, withscores=True)
+            count, first = await self.call(pipe.execute())
+        oldest = float(first[0][1]) if first and float(first[0][1]) <= now else None
+        return int(count), oldest
+
+    async def count(self, prefix: str) -> int:
+        """How many jobs have a name that starts with ``prefix`` (a walk of the set, a slice at a time: it never
+        holds Redis for long; a job the walk meets twice counts once)."""
+        found = {job async for job, _ in self.redis.zscan_iter(self.keys.jobs(), match=f"{prefix}*", count=1000)}
+        return len(found)
 
     async def complete(self, job: str, lease: float, following: float | None) -> bool:
         """A claimed job is done: due again at ``following`` (None: gone), unless someone scheduled it anew

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.base import Store, text
+from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
 
 # KEYS: 1 the lease, 2 the lane's "run again" flag. ARGV: 1 the process's token, 2 the lease (ms),
@@ -46,8 +46,8 @@ return 1
 class LaneStore(Store):
     """Leases on the lanes of matches, and the heartbeats of the processes that hold them."""
 
-    def __init__(self, redis: Any, keys: Keys) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self._take = self.script(TAKE_LANE)
         self._leave = self.script(LEAVE_LANE)
         self._keep = self.script(KEEP_LANE)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.models import Messages, Summary
-from bot.storage.base import Store, text
+from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
 
 # Compare-and-set on the match version and the token of the write that made it
@@ -285,8 +285,8 @@ def messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
 class MatchStore(Store):
     """Matches, their messages and posts, the due set, the clock's marks and the indexes of who plays where."""
 
-    def __init__(self, redis: Any, keys: Keys, *, clock: Callable[[], float]) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, clock: Callable[[], float], failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self.clock = clock
         """The time a mark of the due set is scored with."""
         self._move = self.script(MOVE)
@@ -436,6 +436,15 @@ class MatchStore(Store):
         """Ids of the matches whose messages are behind (oldest first)."""
         ids = await self.call(self.redis.zrange(self.keys.screens_due(), 0, -1))
         return [text(cast(bytes, i)) for i in ids]
+
+    async def due_summary(self) -> tuple[int, float | None]:
+        """How many matches have screens behind, and the mark (time of the write) of the one behind longest."""
+        key = self.keys.screens_due()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(key)
+            pipe.zrange(key, 0, 0, withscores=True)
+            count, first = await self.call(pipe.execute())
+        return int(count), float(first[0][1]) if first else None
 
     async def settle(
         self, match_id: str, *, group_gone: bool, blocked: tuple[bool, bool], edited: dict[str, int] | None = None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.seasons import season_of
-from bot.storage.base import Store, text, texts
+from bot.storage.base import Failed, Store, ignore, text, texts
 from bot.storage.keys import GLOBAL, Keys, chat_scope, user_scope
 
 # A counted step of a finish is done once in its slot: KEYS[1] its mark (the answer it gave,
@@ -210,8 +210,10 @@ def scope_of(chat_id: int | None) -> str:
 class ResultStore(Store):
     """Tables, rating logs and histories, and the counting steps of a finish."""
 
-    def __init__(self, redis: Any, keys: Keys, *, elo_k: int = 32, elo_start: int = 1500) -> None:
-        super().__init__(redis, keys)
+    def __init__(
+        self, redis: Any, keys: Keys, *, elo_k: int = 32, elo_start: int = 1500, failed: Failed = ignore
+    ) -> None:
+        super().__init__(redis, keys, failed=failed)
         self.elo_k = elo_k
         self.elo_start = elo_start
         self._count_chat = self.script(COUNT_CHAT)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from bot.storage.base import Store, text
+from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
 
 # Open a tournament unless the chat has one signing up or running.
@@ -74,8 +74,8 @@ class Started(enum.Enum):
 class TournamentStore(Store):
     """Tournaments, the chat's current one, and the chat's tournament wins."""
 
-    def __init__(self, redis: Any, keys: Keys) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self._open = self.script(OPEN)
         self._write = self.script(WRITE)
         self._start = self.script(START)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.base import Store, text
+from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
 
 # A handling of an update failed: drop its mark, if it is still this attempt's.
@@ -22,8 +22,8 @@ MARK_TTL = 86400
 class UpdateMarks(Store):
     """One mark per update id, naming the handling that took it."""
 
-    def __init__(self, redis: Any, keys: Keys) -> None:
-        super().__init__(redis, keys)
+    def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
+        super().__init__(redis, keys, failed=failed)
         self._forget = self.script(FORGET_DELIVERY)
 
     async def first(self, update_id: int, attempt: str, ttl: int = MARK_TTL) -> bool:

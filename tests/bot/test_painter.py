@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from bot.metrics import Metrics
 from bot.pictures.cards import RatingChart
 from bot.pictures.painter import Painter
 from tests.bot.painter_helpers import appears
@@ -68,22 +69,31 @@ class TestPainter:
             await painter.close()
 
     async def test_a_failure_gives_none(self) -> None:
-        """A drawing that raises gives None; the worker lives on for the next one."""
-        painter = Painter(draw=f"{HELPERS}:fail")
+        """A drawing that raises gives None (counted as an error of its picture); the worker lives on for the next
+        one (its time counted)."""
+        metrics = Metrics()
+        painter = Painter(draw=f"{HELPERS}:fail", metrics=metrics)
+        failed = {"picture": "RatingChart", "reason": "error"}
         try:
             assert await painter.png(CHART, key="x") is None
             assert painter.failures == 1
+            assert metrics.registry.get_sample_value("domino_picture_failures_total", failed) == 1
             worker = painter.workers()
             painter.draw = f"{HELPERS}:pid"
             assert await painter.png(CHART, key="x") == str(worker[0]).encode()
+            drawn = {"picture": "RatingChart"}
+            assert metrics.registry.get_sample_value("domino_picture_seconds_count", drawn) == 1
         finally:
             await painter.close()
 
     async def test_a_dead_worker_is_replaced(self) -> None:
-        """A worker killed while drawing gives None; the next picture gets a new worker."""
-        painter = Painter(draw=f"{HELPERS}:die")
+        """A worker killed while drawing gives None (counted: it died); the next picture gets a new worker."""
+        metrics = Metrics()
+        painter = Painter(draw=f"{HELPERS}:die", metrics=metrics)
         try:
             assert await painter.png(CHART) is None
+            died = {"picture": "RatingChart", "reason": "died"}
+            assert metrics.registry.get_sample_value("domino_picture_failures_total", died) == 1
             painter.draw = f"{HELPERS}:pid"
             png = await painter.png(CHART)
             assert png is not None and painter.workers() == [int(png)]
@@ -120,6 +130,7 @@ class TestPainter:
 
 BOT_KILLED = """
 import asyncio, os, signal
+from bot.metrics import Metrics
 from bot.pictures.cards import RatingChart
 from bot.pictures.painter import Painter
 

@@ -204,9 +204,11 @@ class TestNotices:
         assert await stores.challenges.notices() == []
         await stores.challenges.add_notice(A)
         await stores.challenges.add_notice(B)
+        assert await stores.challenges.open_count() == 2
         assert await stores.challenges.notice(A.id) == A.model_dump_json().encode()
         assert sorted(text(n) for n in await stores.challenges.notices()) == sorted(c.model_dump_json() for c in (A, B))
         assert await stores.challenges.drop_notice(A.id) is True
         assert await stores.challenges.drop_notice(A.id) is False
         assert await stores.challenges.notice(A.id) is None
         assert [text(n) for n in await stores.challenges.notices()] == [B.model_dump_json()]
+        assert await stores.challenges.open_count() == 1

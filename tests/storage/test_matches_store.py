@@ -376,6 +376,16 @@ class TestDueMarks:
         assert await due_score(stores, "b") == pytest.approx(100.000001, abs=1e-9)
         assert await matches.screens_due() == ["a", "c", "b"]
 
+    async def test_summary(self, stores: Stores) -> None:
+        """How many matches are due, and the lowest mark (the write the most behind one still has to show)."""
+        clock = Ticks(100.0)
+        matches = MatchStore(stores.redis, stores.keys, clock=clock)
+        assert await matches.due_summary() == (0, None)
+        await matches.mark_due("a")
+        clock.now = 120.0
+        await matches.mark_due("b", "c")
+        assert await matches.due_summary() == (3, 100.0)
+
     async def test_writes_raise_it(self, stores: Stores, path: MatchStore) -> None:
         """Each write (a move, a finish, ``shown_due``) marks its match first, by the same rule."""
         clock = Ticks(100.0)

@@ -44,6 +44,8 @@ class TestDue:
         clock.advance(0.2)
         assert await scheduler.run_due() == 1
         assert ran == ["one"]
+        late = scheduler.metrics.registry.get_sample_value("domino_scheduler_last_job_late_seconds")
+        assert late == pytest.approx(0.1)  # claimed 0.1 s after it was due
         assert await scheduler.due_at("k:one") is None
         clock.advance(1000)
         assert await scheduler.run_due() == 0

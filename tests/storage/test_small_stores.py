@@ -4,6 +4,9 @@ JobStore (jobs by when they are due, each claimed by one process)."""
 
 from __future__ import annotations
 
+import pytest
+from redis.exceptions import ResponseError
+
 from bot.services import Stores
 from bot.storage.base import text
 from bot.storage.updates import MARK_TTL
@@ -204,22 +207,34 @@ class TestJobStore:
         assert await jobs.due_at("t:m1") is None
 
     async def test_claim(self, stores: Stores) -> None:
-        """The due jobs, soonest first and at most ``limit``, each moved to the lease's end; the others untouched."""
+        """The due jobs with when they were due, soonest first and at most ``limit``, each moved to the lease's
+        end; the others untouched."""
         jobs = stores.jobs
         for job, at in (("a", 10.0), ("b", 20.0), ("c", 30.0), ("d", 100.0)):
             await jobs.add(job, at)
-        assert await jobs.claim(25.0, 85.0, 10) == ["a", "b"]
+        assert await jobs.claim(25.0, 85.0, 10) == [("a", 10.0), ("b", 20.0)]
         assert [await jobs.due_at(j) for j in "abcd"] == [85.0, 85.0, 30.0, 100.0]
         assert await jobs.claim(25.0, 90.0, 10) == []
-        assert await jobs.claim(90.0, 95.0, 2) == ["c", "a"]
+        assert await jobs.claim(90.0, 95.0, 2) == [("c", 30.0), ("a", 85.0)]
         assert [await jobs.due_at(j) for j in "abcd"] == [95.0, 85.0, 95.0, 100.0]
+
+    async def test_due_and_count(self, stores: Stores) -> None:
+        """How many jobs are due (claimed ones are not) and since when; how many of a kind there are."""
+        jobs = stores.jobs
+        assert await jobs.due(50.0) == (0, None)
+        for job, at in (("t:m1", 10.0), ("t:m2", 20.0), ("x:c1", 30.0), ("t:m3", 100.0)):
+            await jobs.add(job, at)
+        assert await jobs.due(25.0) == (2, 10.0)
+        await jobs.claim(15.0, 85.0, 10)
+        assert await jobs.due(25.0) == (1, 20.0)
+        assert (await jobs.count("t:"), await jobs.count("x:"), await jobs.count("s:")) == (3, 1, 0)
 
     async def test_complete(self, stores: Stores) -> None:
         """A claimed job is due again or gone; one scheduled anew while held keeps its new time."""
         jobs = stores.jobs
         for job in ("a", "b", "c"):
             await jobs.add(job, 10.0)
-        assert await jobs.claim(10.0, 85.0, 10) == ["a", "b", "c"]
+        assert [job for job, _ in await jobs.claim(10.0, 85.0, 10)] == ["a", "b", "c"]
         await jobs.add("c", 40.0)
         assert await jobs.complete("a", 85.0, 200.0) is True
         assert await jobs.complete("b", 85.0, None) is True
@@ -227,3 +242,18 @@ class TestJobStore:
         assert [await jobs.due_at(j) for j in "abc"] == [200.0, None, 40.0]
         assert await jobs.complete("b", 85.0, 5.0) is False
         assert await jobs.due_at("b") is None
+
+
+class TestFailures:
+    """Every Redis command that fails is told to the repositories' ``failed`` (the operator's count)."""
+
+    async def test_told(self, stores: Stores) -> None:
+        seen: list[BaseException] = []
+        counted = Stores.build(stores.redis, prefix=stores.keys.prefix, failed=seen.append)
+        await stores.redis.set(stores.keys.jobs(), "not a sorted set")
+        with pytest.raises(ResponseError):
+            await counted.jobs.add("t:m1", 10.0)
+        assert [type(error) for error in seen] == [ResponseError]
+        await stores.redis.delete(stores.keys.jobs())
+        await counted.jobs.add("t:m1", 10.0)
+        assert len(seen) == 1
