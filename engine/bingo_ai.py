@@ -52,10 +52,6 @@ EXACT_RESERVE = 6
 """In the open phase the playouts end in the exact search only from this reserve down; greedy to the end before."""
 EXACT_ROLLOUTS = 80
 """Playouts a move spends when they end in the exact search, shared among its candidates."""
-ROLLOUT_CLOSE_SLACK = 5
-"""Points a playout's leader counts for each tile of its hand that nothing of the other hand beats, besides the
-tile's own (the tile it takes with it): the playout closes when these take it to the goal. Both seats of a playout
-close so, so that a move that leaves the reserve open is valued with the closes that may follow it."""
 POINTS_WEIGHT = 0.0002
 """Match equity of one point of difference in the deal, to tell apart moves that give the same game points."""
 
@@ -516,9 +512,6 @@ class Table:
         pts: tuple[int, ...],
         discard: tuple[int, ...],
     ) -> None:
-        if self.closed_by < 0 and self.pos < len(self.reserve) and self._rollout_closes(seat, hand, other):
-            self.closed_by = seat
-            self.closed_after = self.tricks[0] + self.tricks[1]
         doubles = hand & DOUBLES
         if doubles & (doubles - 1):
             for d in indices(doubles):
@@ -537,23 +530,6 @@ class Table:
                 best_points = pts[t]
                 best = t
         self._lead(seat, best if best >= 0 else _least(hand, discard))
-
-    def _rollout_closes(self, seat: int, hand: int, other: int) -> bool:
-        """The greedy closer: the points in hand that nothing of the other hand beats reach the goal."""
-        beats = BEATS[self.trump]
-        pts = POINTS[self.trump]
-        mine = self.points[seat]
-        if mine < self.points[1 - seat]:
-            return False
-        sure = mine
-        m = hand
-        while m:
-            low = m & -m
-            t = low.bit_length() - 1
-            m ^= low
-            if not beats[t] & other:
-                sure += pts[t] + ROLLOUT_CLOSE_SLACK
-        return sure >= self.rules.goal
 
     def _lead(self, seat: int, tile: int) -> None:
         self.hands[seat] &= ~BIT[tile]

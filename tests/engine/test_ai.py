@@ -302,23 +302,6 @@ class TestTable:
                 assert table.over == (deal.end is not None)
         assert moves > 300
 
-    @pytest.mark.parametrize(("points", "closes"), [((50, 10), True), ((10, 5), False), ((50, 60), False)])
-    def test_playout_closes_on_sure_points(self, points: tuple[int, int], closes: bool) -> None:
-        """A playout's leader closes when the points nothing of the other hand beats take it to the goal (with
-        the slack a sure tile brings), and not when it is behind."""
-        rules = find_preset("bingo")
-        assert isinstance(rules, BingoRules)
-        hands = [
-            parse_mask(["66", "65", "11", "21", "31", "32", "42"]),
-            parse_mask(["54", "53", "43", "41", "52", "22", "33"]),
-        ]
-        rest = [t for t in TILES if not BIT[t.index] & (hands[0] | hands[1])]
-        reserve = tuple(t.index for t in rest)
-        table = Table(rules, rules.target, 6, hands, reserve, turn=0, points=points, tricks=(1, 1))
-        table.rollout_step()
-        assert (table.closed_by == 0) is closes
-        assert table.lead >= 0
-
 
 def best_points(deal: FortyTwoDeal, seat: int) -> int:
     """Brute force through the engine: the points ``seat`` ends the deal with, both seats playing their best."""
