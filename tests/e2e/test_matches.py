@@ -94,7 +94,10 @@ class TestWholeMatches:
             assert summary is not None
             rating = render.rating_text(tr, record, summary)
             assert rating is not None
-            # The result is the match card, the result's text its caption.
+            # The result is the match card, the result's text its caption (drawn in a worker process: on a loaded
+            # machine it may come after the delivery went idle waiting for it).
+            await fake.wait_for(lambda: any(m.text.startswith(won) for m in fake.chat_messages(GROUP)), timeout=60,
+                                what="the match result")  # fmt: skip
             (card,) = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
             assert card.photo is not None and png_size(card.photo) == CARD_SIZE
             series = tr("series-lead", name=escape(record.players[w].name), lead=1, trail=0)

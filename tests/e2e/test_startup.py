@@ -73,7 +73,10 @@ class TestEmbeddedRedis:
         except AssertionError as error:
             raise AssertionError(f"{error}\nfirst:\n{first.output}\nsecond:\n{second.output}") from None
         assert rest.moves > 0
-        await fake.wait_for(lambda: any("🏆" in m.text for m in fake.chat_messages(GROUP)), what="the match result")
+        # The result waits for the match card and the last deal's review, each drawn or computed in a worker
+        # process the new bot spawns first: on a loaded machine that takes a while.
+        await fake.wait_for(lambda: any("🏆" in m.text for m in fake.chat_messages(GROUP)), timeout=60,
+                            what="the match result")  # fmt: skip
         assert await second.interrupt() == 0, second.output
         assert "Traceback" not in first.output + second.output
         # The bot's Redis stopped with it and left its data behind.
