@@ -147,6 +147,14 @@ def replied(message: Message) -> Message | None:
     return reply
 
 
+async def admin_not_creator(message: Message, creator_id: int | None, user_id: int) -> bool:
+    """Whether ``user_id``, who is not ``creator_id`` (None: nothing was found), is an admin of the message's
+    group (who may then cancel what somebody else opened); asked of Telegram only then."""
+    if creator_id is None or creator_id == user_id or message.bot is None:
+        return False
+    return await is_admin(message.bot, message.chat, user_id)
+
+
 def button_data(message: Message | None, prefix: str) -> str | None:
     """The callback data of the first button of ``message`` whose data starts with ``prefix:`` (a ``/cancel``
     in reply to a challenge or a tournament names it by its buttons)."""

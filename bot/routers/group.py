@@ -19,9 +19,9 @@ from bot.presenter import Presenter
 from bot.routers import tournament
 from bot.routers.common import (
     GROUP_TYPES,
+    admin_not_creator,
     button_data,
     choose_preset,
-    is_admin,
     level_words,
     person,
     play_computer,
@@ -158,9 +158,7 @@ async def cancel(
             return
         challenge_id = own.id
     challenge = await challenges.challenge(challenge_id)
-    admin = False
-    if challenge is not None and challenge.creator.id != user.id and message.bot is not None:
-        admin = await is_admin(message.bot, message.chat, user.id)
+    admin = await admin_not_creator(message, None if challenge is None else challenge.creator.id, user.id)
     try:
         challenge = await challenges.withdraw(challenge_id, user.id, admin=admin)
     except Rejected as exc:

@@ -17,6 +17,7 @@ from bot.models import Rejection, Tournament
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
+    admin_not_creator,
     button_data,
     choose_preset,
     is_admin,
@@ -180,9 +181,7 @@ async def cancel_in_reply(message: Message, tournaments: Tournaments, presenter:
         return False
     found = TournamentCb.unpack(data).t
     t = await tournaments.get(found)
-    admin = False
-    if t is not None and t.creator.id != user.id and message.bot is not None:
-        admin = await is_admin(message.bot, message.chat, user.id)
+    admin = await admin_not_creator(message, None if t is None else t.creator.id, user.id)
     try:
         t = await tournaments.cancel(found, user.id, admin=admin)
     except Rejected as exc:

@@ -92,6 +92,12 @@ class Forum:
     general_closed: bool = False
 
 
+WAIT_FOR = 30.0
+"""Real seconds ``wait_for`` waits by default. A match's result waits for the match card and the last deal's
+review from worker processes the bot spawns on first use: on a shared machine under CI's own load (four test
+workers beside the Cluster step on two cores) that took more than 10 s."""
+
+
 @dataclass
 class Sent:
     """A message the bot sent, as it stands now."""
@@ -904,7 +910,9 @@ class FakeTelegram:
     def _changed(self, chat_id: int) -> None:
         self._wake(self._chat_events.pop(chat_id, None))
 
-    async def wait_for(self, predicate: Any, timeout: float = 10.0, what: str = "condition") -> Any:
+    async def wait_for(self, predicate: Any, timeout: float = WAIT_FOR, what: str = "condition") -> Any:
+        """The first true value of ``predicate()``, looked at every 10 ms; AssertionError after ``timeout`` real
+        seconds. A deadline for what must happen, not a measure of speed: it only ends a failing test."""
         deadline = time.monotonic() + timeout
         while True:
             value = predicate()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import aiohttp.web
 import pytest
@@ -16,33 +15,23 @@ from tests.e2e.driver import challenge, join_by_link, panel_of, play_to_end, sta
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import BotProcess, bot_env, free_port
 from tests.e2e.scrape import Families, bot_calls, fake_calls, kinds, process_label, scrape, value
+from tests.e2e.test_clock_faults import EPOCH, FileClock, file_clock
 from tests.redis_server import redis_url
 
 GROUP = -100_5151
 ANN = FakeUser(5151, "Ann", "ann_metrics", "ru")
 BOB = FakeUser(5152, "Bob", "bob_metrics", "pl")
-EPOCH = 1_800_000_000.0
 PAST_THE_CACHE = 10.0
 """Seconds the test moves the bot's clock between two scrapes: more than the census keeps a reading (5 s)."""
+__all__ = ["file_clock"]  # the fixture, shared with test_clock_faults
+
 UPDATE_FIELDS = {"update", "kind", "match", "action", "result", "ms", "chat", "user"}
 
 
-class FileClock:
-    """The wall time the bot process reads (``CLOCK_FILE``)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.set(EPOCH)
-
-    def set(self, moment: float) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(repr(moment))
-        tmp.replace(self.path)
-
-
 @pytest.fixture
-def clock(tmp_path: Path) -> FileClock:
-    return FileClock(tmp_path / "now")
+def clock(file_clock: FileClock) -> FileClock:
+    """The wall time the bot process reads (``CLOCK_FILE``), from test_clock_faults."""
+    return file_clock
 
 
 def process_env(fake: FakeTelegram, prefix: str, clock: FileClock, **more: str) -> dict[str, str]:
