@@ -57,6 +57,7 @@ class TestWholeMatches:
         lang: Lang,
         preset: str,
         seed: int,
+        caplog: pytest.LogCaptureFixture,
     ) -> None:
         """A match runs to a winner in the group's language, with every invariant checked after every move."""
         ann = FakeUser(1001, "Ann", "ann", code)
@@ -105,7 +106,11 @@ class TestWholeMatches:
             accuracy = review_text.accuracy_line(tr, record, review)
             assert accuracy is not None
             username = app.presenter.bot_username
-            assert card.text == "\n".join([won, rating, series, accuracy, replay_link(tr, username, record.id)])
+            # The review's worker may not answer in time on a loaded machine: the result then goes without the
+            # accuracy, and the post-mortem says it could not be made (what the bot does when a review fails).
+            late = "its review took over" in caplog.text
+            lines = [won, rating, series, accuracy, replay_link(tr, username, record.id)]
+            assert card.text == "\n".join(line for line in lines if not (late and line == accuracy))
             # In private each reads their own language (their Telegram's here), whatever the group's.
             ptr = app.presenter.i18n[pick_lang(code)]
             own_won = ptr("match-won", name=escape(record.players[w].name), sw=match.score[w], sl=match.score[1 - w])
@@ -115,7 +120,7 @@ class TestWholeMatches:
                 # Each player's last panel says the match is over, with the result and the rating change; the
                 # card follows it, with their own result and rating change.
                 *_, last, mine, post_mortem = fake.chat_messages(user.id)
-                assert post_mortem.text == review_text.review_text(ptr, review, seat)
+                assert post_mortem.text == review_text.review_text(ptr, None if late else review, seat)
                 assert ptr("panel-match-over") in last.text and own_won in last.text
                 assert [b["callback_data"] for b in last.buttons()] == [f"rm:{record.id}"]  # the rematch
                 assert last.text.endswith(own_rating)
@@ -123,7 +128,7 @@ class TestWholeMatches:
                 assert own_accuracy is not None
                 link = replay_link(ptr, username, record.id)
                 own = render.private_result_text(ptr, record, summary, seat)
-                assert mine.text == "\n".join([own, own_accuracy, link])
+                assert mine.text == "\n".join([own, link] if late else [own, own_accuracy, link])
                 assert mine.photo == card.photo if ptr.lang == tr.lang else mine.photo not in (None, card.photo)
             await invariants.all_well(fake)
             assert any(b.get("callback_data") for m in invariants.markups(fake) for b in invariants.buttons_of(m))
