@@ -110,7 +110,7 @@ class Timers:
             return None
         for record in progress.started:
             self.presenter.start_match(record)
-        if progress.changed:
+        if progress.changed and t.status != "finished":  # a finished one's message is edited with its end
             self.presenter.tournament_board(t)
         if t.status == "finished" and not await self._results_out(t):
             return self.clock.time() + RESULTS_WAIT

@@ -25,6 +25,7 @@ from math import comb
 
 from engine.actions import Action, Kind
 from engine.bingo import BEATS, BINGO, LOWER, POINTS, STRENGTH, SUIT, TRUMPS, BingoView
+from engine.bingo_search import follow_mask
 from engine.equity import BINGO_DEAL_POINTS, equity
 from engine.rules import BingoRules, ClosePenalty, LastPair
 from engine.tiles import BIT, DOUBLES, FULL_SET, SUIT_MASK, TILE_COUNT, indices, mask_of, tile_index
@@ -59,27 +60,6 @@ def _least(mask: int, key: tuple[int, ...]) -> int:
             best_key = k
             best = t
     return best
-
-
-def follow_mask(hand: int, lead: int, trump: int, rules: BingoRules) -> int:
-    """The tiles of ``hand`` that may answer ``lead`` under the follow rules of RULES.md 1.3.7."""
-    trumps = TRUMPS[trump]
-    if BIT[lead] & trumps:
-        return hand & trumps or hand
-    m = hand & SUIT_MASK[SUIT[lead]] & ~trumps
-    if m:
-        if rules.must_beat:
-            return m & BEATS[trump][lead] or m
-        return m
-    if rules.follow_lower_half:
-        m = hand & SUIT_MASK[LOWER[lead]] & ~trumps
-        if m:
-            return m
-    if rules.must_trump_when_void:
-        m = hand & trumps
-        if m:
-            return m
-    return hand
 
 
 def lacked(lead: int, reply: int, trump: int, rules: BingoRules) -> int:

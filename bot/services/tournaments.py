@@ -256,7 +256,8 @@ class Tournaments:
             if t.status == "signup":
                 if t.expires > self.clock():
                     return Progress(t, due=t.expires)
-                if not await self._write(t, raw, lambda x: setattr(x, "status", "cancelled")):
+                t.status = "cancelled"
+                if not await self._write_raw(t, raw):
                     continue
                 return Progress(await self.get(tournament_id), changed=True)
             if t.status != "running":
@@ -359,10 +360,6 @@ class Tournaments:
             if await self._write_raw(t, raw):
                 return t
         raise Rejected(Rejection.BUSY)
-
-    async def _write(self, t: Tournament, raw: str | bytes, change: Callable[[Tournament], None]) -> bool:
-        change(t)
-        return await self._write_raw(t, raw)
 
     async def _write_raw(self, t: Tournament, raw: str | bytes) -> bool:
         """Write ``t`` (one version on) over ``raw``; an ended one stops being current and counts its champion."""
