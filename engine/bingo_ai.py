@@ -35,11 +35,11 @@ DISCARD: tuple[tuple[int, ...], ...] = tuple(
 )
 """``DISCARD[trump][tile]``: the cost of giving a tile away; the least is thrown first (points, then strength)."""
 
-SEARCH_ROLLOUTS = 480
+SEARCH_ROLLOUTS = 1200
 """Playouts a move of the search spends in the open phase, shared among its candidates."""
-SEARCH_WORLDS = 10
+SEARCH_WORLDS = 24
 """Fewest sampled deals each candidate is played out in."""
-STRICT_WORLDS = 16
+STRICT_WORLDS = 40
 """Sampled opponent's hands each candidate is solved exactly in, after a close."""
 CLOSER_SCALE = 29.0
 """How much a closer's hand is presumed strong: a world's weight grows e-fold with this much more strength."""
@@ -50,8 +50,10 @@ CLOSER_POOL = 3
 """Uniform samples drawn for each world kept, after the opponent closed."""
 EXACT_RESERVE = 6
 """In the open phase the playouts end in the exact search only from this reserve down; greedy to the end before."""
-EXACT_ROLLOUTS = 80
+EXACT_ROLLOUTS = 200
 """Playouts a move spends when they end in the exact search, shared among its candidates."""
+EXACT_WORLDS = 24
+"""Fewest sampled deals each candidate is played out in when the playouts end in the exact search."""
 POINTS_WEIGHT = 0.0002
 """Match equity of one point of difference in the deal, to tell apart moves that give the same game points."""
 
@@ -683,5 +685,5 @@ def _worlds(k: Knowledge, view: BingoView, moves: int) -> int:
     if k.strict or view.choosing:
         return STRICT_WORLDS
     if view.reserve <= EXACT_RESERVE:
-        return max(SEARCH_WORLDS, EXACT_ROLLOUTS // moves)
+        return max(EXACT_WORLDS, EXACT_ROLLOUTS // moves)
     return max(SEARCH_WORLDS, SEARCH_ROLLOUTS // moves)
