@@ -166,7 +166,8 @@ class TestOneMessage:
             record, match = await app.services.records.get(match_id)
         assert_one_call_a_move(windows)
         assert not table_shown(fake, TR, render.game_name(TR, match.rules.name), match.deal.number)
-        assert sum(len(w.results) for w in windows) >= len(record.log) + 1  # each deal's result, the match's
+        # Each deal's result and the match's came once: assert_final checked that over the chat (counted in the
+        # windows they were not always: the last deal's and the match's may come after the last window closed).
         assert sum(w.moves for w in windows) >= record.version - 1  # (the computer may have led at the start)
 
     async def test_a_restart_mid_match(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
@@ -224,20 +225,25 @@ async def press_as_person(fake: FakeTelegram, services: Services, match_id: str,
     """Once it is the person's turn and their panel shows it, one press (one that ends the deal, with
     ``end_deal``, when there is one); whether it ended the deal (False also when the match is over)."""
     deadline = time.monotonic() + 60
+    refused: list[str] = []
     while True:
         record, match = await services.records.get(match_id)
         if not record.is_active:
             return False
         panel = held_panel(fake, user)
         if match.turn == PERSON and panel is not None and version_of(panel) == record.version:
-            break
-        assert time.monotonic() < deadline, "the person's turn never came"
+            options = [b["callback_data"] for b in playable(panel)]
+            ending = screens.ending(ends_a_deal)(match, options) if end_deal else None
+            answer = await fake.wait_answer(fake.press(user, panel, ending or rng.choice(options)), timeout=30)
+            if not answer.get("text"):
+                break
+            # Refused, as a press on a panel the bot has just replaced is (after a restart it may send the
+            # panel anew under a result): the person presses again on the panel they hold then.
+            refused.append(answer["text"])
+        assert time.monotonic() < deadline, f"the person's turn never came (presses refused: {refused})"
         await asyncio.sleep(0.02)
-    options = [b["callback_data"] for b in playable(panel)]
-    ending = screens.ending(ends_a_deal)(match, options) if end_deal else None
-    fake.press(user, panel, ending or rng.choice(options))
     while (await services.records.get(match_id))[0].version == record.version:
-        assert time.monotonic() < deadline, "a press was never applied"
+        assert time.monotonic() < deadline, f"a press was never applied (presses refused: {refused})"
         await asyncio.sleep(0.02)
     return ending is not None
 
