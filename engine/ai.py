@@ -58,3 +58,12 @@ def evaluate(view: View, rng: random.Random) -> list[tuple[Action, float]]:
         raise ValueError("the view's seat has no move to make")
     rules = find_preset(view.preset).with_target(view.target)
     return list(game_of(view).evaluate(view, rules, rng))
+
+
+def judge(view: View, rng: random.Random) -> list[tuple[Action, float]]:
+    """:func:`evaluate` as the post-mortem runs it: in Bingo with a share of the hard level's samples (the
+    counts it played with before it took more), so that a whole match's review stays within seconds."""
+    if not view.legal:
+        raise ValueError("the view's seat has no move to make")
+    rules = find_preset(view.preset).with_target(view.target)
+    return list(game_of(view).judge(view, rules, rng))

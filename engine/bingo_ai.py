@@ -54,6 +54,10 @@ EXACT_ROLLOUTS = 200
 """Playouts a move spends when they end in the exact search, shared among its candidates."""
 EXACT_WORLDS = 24
 """Fewest sampled deals each candidate is played out in when the playouts end in the exact search."""
+REVIEW_SCALE = 0.4
+"""The share of those samples the post-mortem judges a decision with (:func:`judge`): the counts the level played
+with until it took more (480 playouts, 10 deals, 16 hands, 80, 10), so that a match's review takes what it took
+then; the hints and the level itself take them all."""
 POINTS_WEIGHT = 0.0002
 """Match equity of one point of difference in the deal, to tell apart moves that give the same game points."""
 
@@ -632,7 +636,14 @@ def hard(view: BingoView, rules: BingoRules, rng: random.Random) -> Action:
     return max(values, key=lambda mv: mv[1])[0]
 
 
-def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tuple[Action, float]]:
+def judge(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tuple[Action, float]]:
+    """:func:`evaluate` with :data:`REVIEW_SCALE` of its samples: what the post-mortem judges with."""
+    return evaluate(view, rules, rng, scale=REVIEW_SCALE)
+
+
+def evaluate(
+    view: BingoView, rules: BingoRules, rng: random.Random, *, scale: float = 1.0
+) -> list[tuple[Action, float]]:
     """Each candidate move (see :func:`candidates`) with the hard level's estimate of the seat's chance to win
     the match after it, from the view alone.
 
@@ -645,7 +656,7 @@ def evaluate(view: BingoView, rules: BingoRules, rng: random.Random) -> list[tup
     """
     moves = candidates(view.legal)
     k = Knowledge.of(view, rules)
-    worlds = _worlds(k, view, len(moves))
+    worlds = _worlds(k, view, len(moves), scale)
     totals = [0.0] * len(moves)
     exact = k.strict or view.reserve <= EXACT_RESERVE
     for opp_hand, reserve in _deals(k, worlds, rng):
@@ -678,12 +689,13 @@ def _closing_strength(k: Knowledge, hand: int) -> int:
     return sum(pts[t] for t in indices(hand)) + 8 * (hand & TRUMPS[k.trump]).bit_count()
 
 
-def _worlds(k: Knowledge, view: BingoView, moves: int) -> int:
-    """How many sampled deals the search spends: one when nothing is hidden, fewer the more candidates."""
+def _worlds(k: Knowledge, view: BingoView, moves: int, scale: float = 1.0) -> int:
+    """How many sampled deals the search spends: one when nothing is hidden, fewer the more candidates; ``scale``
+    times the counts above (rounded)."""
     if not view.choosing and (k.unseen.bit_count() == k.opp_unknown or (k.opp_unknown == 0 and k.strict)):
         return 1
     if k.strict or view.choosing:
-        return STRICT_WORLDS
+        return round(STRICT_WORLDS * scale)
     if view.reserve <= EXACT_RESERVE:
-        return max(EXACT_WORLDS, EXACT_ROLLOUTS // moves)
-    return max(SEARCH_WORLDS, SEARCH_ROLLOUTS // moves)
+        return max(round(EXACT_WORLDS * scale), round(EXACT_ROLLOUTS * scale) // moves)
+    return max(round(SEARCH_WORLDS * scale), round(SEARCH_ROLLOUTS * scale) // moves)

@@ -109,6 +109,9 @@ class Game(Generic[V, R]):
     """The hard level's chance to win the match after each candidate move (``hard`` plays the best)."""
     reference: Callable[[V, R, random.Random], Action]
     """The arena's ``reference`` level: a frozen earlier ``hard`` to measure the current one against."""
+    judge: Callable[[V, R, random.Random], list[tuple[Action, float]]]
+    """``evaluate`` as the post-mortem runs it (for every decision of a match): the same search, where it samples,
+    with fewer samples."""
 
     def rules_of(self, preset: str) -> R:
         """The rule set of the preset called ``preset``; ``ValueError`` if it is another game's."""
@@ -131,6 +134,7 @@ GAMES: dict[str, Game[Any, Any]] = {
             bingo.describe,
             bingo_ai.evaluate,
             bingo_reference.hard,
+            bingo_ai.judge,
         ),
         Game(
             "42",
@@ -142,6 +146,7 @@ GAMES: dict[str, Game[Any, Any]] = {
             fortytwo.describe,
             fortytwo_ai.evaluate,
             fortytwo_ai.hard,
+            fortytwo_ai.evaluate,
         ),
     )
 }

@@ -4,8 +4,9 @@ A match is reviewed from its deal records (RULES.md section 4, as
 ``Deal.record()`` writes them and ``python -m engine selfplay --log`` logs
 them). Every decision of a reviewed seat that had more than one candidate
 move is evaluated from that seat's view at that moment (the deal replayed up
-to it): :func:`engine.ai.evaluate` gives each candidate the hard level's
-chance to win the match after it, and the decision's **cost** is the best
+to it): :func:`engine.ai.judge` gives each candidate the hard level's
+chance to win the match after it (its search; in Bingo with 0.4 of the samples
+the level plays with, so that a whole match is reviewed in seconds), and the decision's **cost** is the best
 candidate's chance minus the chance of the move played (0 when it was the
 best), in points of that chance (0.01 is one percentage point).
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import CLAIM, Action, Kind
-from engine.ai import evaluate
+from engine.ai import judge as evaluate_decision
 from engine.deal import Deal
 from engine.games import View
 
@@ -40,7 +41,8 @@ COSTLIEST = 3
 """How many of a seat's costliest decisions a review keeps."""
 
 Evaluator = Callable[[View, random.Random], list[tuple[Action, float]]]
-"""What judges a position: :func:`engine.ai.evaluate`, or a cheaper search with the same contract."""
+"""What judges a position: :func:`engine.ai.judge` (the hard level's search, in Bingo with fewer samples), or
+another search with the same contract."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +114,7 @@ class SeatReview:
 def review_deal(
     record: dict[str, Any],
     seats: Iterable[int] = (0, 1),
-    evaluator: Evaluator = evaluate,
+    evaluator: Evaluator = evaluate_decision,
 ) -> list[Decision]:
     """Every decision with a choice of the ``seats`` in one deal, in the order they were made."""
     deal = Deal.from_record(record, replay_actions=False)
@@ -166,7 +168,7 @@ def summarize(seat: int, decisions: Iterable[Decision]) -> SeatReview:
 def review(
     records: Iterable[dict[str, Any]],
     seats: Sequence[int] = (0, 1),
-    evaluator: Evaluator = evaluate,
+    evaluator: Evaluator = evaluate_decision,
 ) -> tuple[SeatReview, ...]:
     """The post-mortem of a match from its deal records: one review per seat of ``seats``."""
     decisions: list[Decision] = []

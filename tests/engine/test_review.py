@@ -1,4 +1,4 @@
-"""The post-mortem (``engine.review``) and the evaluations it reads (``engine.ai.evaluate``)."""
+"""The post-mortem (``engine.review``) and the evaluations it reads (``engine.ai.judge``, ``engine.ai.evaluate``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import Action, Match
-from engine.ai import choose, evaluate
+from engine.ai import choose, evaluate, judge
 from engine.games import View
 from engine.review import MIN_COST, TOLERANCE, review, review_deal
 from engine.rules import find_preset
@@ -50,7 +50,7 @@ def best_policy(seed: int) -> Policy:
     def policy(view: View, deal: int, ply: int) -> Action:
         if len(view.legal) == 1:
             return view.legal[0]
-        values = evaluate(view, review_rng(seed, deal, ply))
+        values = judge(view, review_rng(seed, deal, ply))
         return max(values, key=lambda mv: mv[1])[0]
 
     return policy
@@ -103,7 +103,7 @@ class TestReview:
         def policy(view: View, deal: int, ply: int) -> Action:
             if spoiled or len(view.legal) < 2:
                 return best(view, deal, ply)
-            values = evaluate(view, review_rng(seed, deal, ply))
+            values = judge(view, review_rng(seed, deal, ply))
             (good, high), (bad, low) = max(values, key=lambda mv: mv[1]), min(values, key=lambda mv: mv[1])
             if high - low < 0.05:
                 return good
