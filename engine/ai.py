@@ -25,7 +25,7 @@ import random
 
 from engine.actions import Action
 from engine.games import View, game_of
-from engine.rules import find_preset
+from engine.rules import RuleSet, find_preset
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 """The levels a player may choose."""
@@ -54,16 +54,17 @@ def evaluate(view: View, rng: random.Random) -> list[tuple[Action, float]]:
     The candidates are the legal moves worth telling apart (Bingo leaves out leading a double it may claim,
     never better than claiming it); the hard level plays the first of the best.
     """
-    if not view.legal:
-        raise ValueError("the view's seat has no move to make")
-    rules = find_preset(view.preset).with_target(view.target)
-    return list(game_of(view).evaluate(view, rules, rng))
+    return list(game_of(view).evaluate(view, _rules_to_move(view), rng))
 
 
 def judge(view: View, rng: random.Random) -> list[tuple[Action, float]]:
     """:func:`evaluate` as the post-mortem runs it: in Bingo with a share of the hard level's samples (the
     counts it played with before it took more), so that a whole match's review stays within seconds."""
+    return list(game_of(view).judge(view, _rules_to_move(view), rng))
+
+
+def _rules_to_move(view: View) -> RuleSet:
+    """The rules the view's match is played by; ``ValueError`` when its seat has no move to make."""
     if not view.legal:
         raise ValueError("the view's seat has no move to make")
-    rules = find_preset(view.preset).with_target(view.target)
-    return list(game_of(view).judge(view, rules, rng))
+    return find_preset(view.preset).with_target(view.target)
