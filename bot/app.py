@@ -30,8 +30,9 @@ from bot.config import Settings, StartupError
 from bot.delivery import Delivery, Ledger, Passes
 from bot.i18n import I18n
 from bot.limits import Budget, CommandFlood, SharedLimiter
+from bot.members import TelegramMembers
 from bot.metrics import Metrics
-from bot.middlewares import CommandFloodMiddleware, LanguageMiddleware, UpdateMiddleware
+from bot.middlewares import ButtonMiddleware, CommandFloodMiddleware, LanguageMiddleware, UpdateMiddleware
 from bot.models import LANGS
 from bot.monitor import Exposition, TelegramCalls, metrics_server
 from bot.outbox import LimitMiddleware, Outbox
@@ -96,12 +97,14 @@ def create_bot(settings: Settings) -> Bot:
 
 
 def create_services(
-    settings: Settings, redis: Redis, clock: Clock | None = None, metrics: Metrics | None = None
+    settings: Settings, redis: Redis, bot: Bot, clock: Clock | None = None, metrics: Metrics | None = None
 ) -> Services:
+    """The services; who may act on what is asked of Telegram through ``bot``."""
     return Services.build(
         redis,
         clock=clock or Clock(),
         metrics=metrics,
+        membership=TelegramMembers(bot).membership,
         prefix=settings.redis_prefix,
         active_ttl=settings.active_ttl,
         finished_ttl=settings.finished_ttl,
@@ -186,6 +189,7 @@ def create_dispatcher(
         results=services.results,
         terms=services.terms,
         tournaments=services.tournaments,
+        authority=services.authority,
         presenter=presenter,
         i18n=i18n,
         painter=painter,
@@ -196,6 +200,7 @@ def create_dispatcher(
     router = build_router()
     router.message.middleware(CommandFloodMiddleware(flood, languages))
     router.message.middleware(languages)
+    router.callback_query.middleware(ButtonMiddleware(languages))
     router.callback_query.middleware(languages)
     router.my_chat_member.middleware(languages)
     dispatcher.include_router(router)
@@ -212,7 +217,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         raise
     clock = clock or create_clock(settings)
     metrics = Metrics()  # here, not at import: a process forked from one that imported the bot has its own
-    services = create_services(settings, redis, clock, metrics)
+    services = create_services(settings, redis, bot, clock, metrics)
     await migrate(redis, services.stores.keys)
     i18n = I18n()
     outbox = create_outbox(settings, bot, services, clock)

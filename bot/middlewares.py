@@ -1,6 +1,7 @@
 """Middlewares: de-duplication, one log line per update and polite storage errors (``UpdateMiddleware``, on
 every update); the language of a message or a press, and refusals a handler lets through
-(``LanguageMiddleware``, around each handler)."""
+(``LanguageMiddleware``, around each handler); a member's commands over the flood limit
+(``CommandFloodMiddleware``); a press whose button its message does not carry (``ButtonMiddleware``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
-from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
+from aiogram.types import CallbackQuery, Chat, InaccessibleMessage, Message, TelegramObject, Update, User
 from redis.exceptions import RedisError
 
 from bot.i18n import I18n, Translator
@@ -194,7 +195,8 @@ class CommandFloodMiddleware(BaseMiddleware):
             not isinstance(event, Message)
             or event.chat.type not in GROUP_TYPES
             or event.from_user is None
-            or not (event.text or "").startswith("/")
+            # A command in a picture's caption is handled like one in text (aiogram's Command reads both).
+            or not (event.text or event.caption or "").startswith("/")
         ):
             return await handler(event, data)
         user = event.from_user
@@ -207,4 +209,50 @@ class CommandFloodMiddleware(BaseMiddleware):
         if verdict is Flood.NOTICE:
             tr = await self.languages.chat_tr(event.chat, user)
             await event.reply(tr("flood-notice", name=user_text(user.full_name)))
+        return None
+
+
+UNCHECKED = ("a:", "h:")
+"""Game buttons (a move, a hint): each carries its match's version, which the move service checks; a press on a
+panel the bot has just replaced gets its own answer there (the new panel is sent)."""
+NEED_THEIR_MESSAGE = ("rp:",)
+"""Buttons that edit the message they are on (a replay's steps): refused when Telegram no longer shows the
+bot that message (older than 48 hours), as its kind cannot be told."""
+
+
+def carried(query: CallbackQuery) -> bool:
+    """Whether the press's data is one of the buttons of the message it came from, as Telegram has that message
+    now. A modified client can send any data on any message of the bot's: a replay's button on a table, another
+    group's challenge on a message here. What cannot be checked (a message Telegram no longer gives) passes to
+    the services, which check who may act from the object's own chat."""
+    data = query.data or ""
+    if data.startswith(UNCHECKED):
+        return True
+    message = query.message
+    if message is None or isinstance(message, InaccessibleMessage):
+        return not data.startswith(NEED_THEIR_MESSAGE)
+    markup = message.reply_markup
+    rows = markup.inline_keyboard if markup is not None else []
+    return any(button.callback_data == data for row in rows for button in row)
+
+
+class ButtonMiddleware(BaseMiddleware):
+    """A press acts only through a button its own message carries (``carried``); any other gets the "outdated
+    button" toast in the user's language and changes nothing."""
+
+    def __init__(self, languages: LanguageMiddleware) -> None:
+        self.languages = languages
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, CallbackQuery) or carried(event):
+            return await handler(event, data)
+        log_ctx = data.get("log_ctx")
+        if log_ctx is not None:
+            log_ctx["result"] = "not_on_message"
+        await event.answer((await self.languages.user_tr(event.from_user))("toast-stale"))
         return None

@@ -58,12 +58,13 @@ class Backend:
 BACKEND = pytest.StashKey[Backend]()
 
 
-async def services_on(request: pytest.FixtureRequest, kind: str) -> AsyncIterator[Services]:
-    """The ``services`` fixture: a new Backend of ``kind`` (kept for ``backend``), its services, cleaned up after."""
+async def services_on(request: pytest.FixtureRequest, kind: str, **options: Any) -> AsyncIterator[Services]:
+    """The ``services`` fixture: a new Backend of ``kind`` (kept for ``backend``), its services (built with
+    ``options``), cleaned up after."""
     backend = Backend(kind)
     request.node.stash[BACKEND] = backend
     try:
-        yield backend.services()
+        yield backend.services(**options)
     finally:
         await backend.close()
 

@@ -38,6 +38,9 @@ REJECTION_TOASTS: dict[Rejection, str] = {
     Rejection.NOT_ALLOWED: "toast-only-creator",
     Rejection.TOO_EARLY: "toast-too-early",
     Rejection.REMATCH_OVER: "toast-rematch-over",
+    Rejection.NOT_MEMBER: "toast-not-member",
+    Rejection.CREATOR_PLAYING: "toast-creator-playing",
+    Rejection.NO_REMATCH: "toast-no-rematch-in-tournament",
 }
 
 
@@ -147,17 +150,20 @@ def replied(message: Message) -> Message | None:
     return reply
 
 
-async def admin_not_creator(message: Message, creator_id: int | None, user_id: int) -> bool:
-    """Whether ``user_id``, who is not ``creator_id`` (None: nothing was found), is an admin of the message's
-    group (who may then cancel what somebody else opened); asked of Telegram only then."""
-    if creator_id is None or creator_id == user_id or message.bot is None:
-        return False
-    return await is_admin(message.bot, message.chat, user_id)
+def own_reply(message: Message) -> Message | None:
+    """The message this one replies to, when it is one of this bot's own (sent by it, not a message "via" it or
+    any bot's inline result, which anyone can post with any buttons): what a ``/cancel`` in reply may name."""
+    reply = replied(message)
+    if reply is None or reply.from_user is None or message.bot is None:
+        return None
+    if reply.from_user.id != message.bot.id or reply.via_bot is not None:
+        return None
+    return reply
 
 
 def button_data(message: Message | None, prefix: str) -> str | None:
     """The callback data of the first button of ``message`` whose data starts with ``prefix:`` (a ``/cancel``
-    in reply to a challenge or a tournament names it by its buttons)."""
+    in reply to a challenge or a tournament names it by its buttons: pass ``own_reply(message)``)."""
     if message is None or message.reply_markup is None:
         return None
     for row in message.reply_markup.inline_keyboard:

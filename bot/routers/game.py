@@ -203,16 +203,14 @@ async def withdraw(
         await query.answer(user_tr("toast-challenge-gone"))
         return
     tr = i18n[challenge.lang]
-    admin = False
-    if challenge.creator.id != user.id and query.message is not None and query.bot is not None:
-        admin = await is_admin(query.bot, query.message.chat, user.id)
     try:
-        await challenges.withdraw(callback_data.c, user.id, admin=admin)
+        await challenges.withdraw(callback_data.c, user.id)
     except Rejected as exc:
         await query.answer(rejection_text(tr, exc))
         return
     await query.answer()
-    await presenter.close_challenge(challenge, "challenge-withdrawn" if not admin else "challenge-cancelled")
+    own = challenge.creator.id == user.id
+    await presenter.close_challenge(challenge, "challenge-withdrawn" if own else "challenge-cancelled")
 
 
 async def surrender_command(message: Message, records: Records, i18n: I18n, tr: Translator) -> None:

@@ -19,10 +19,10 @@ from bot.presenter import Presenter
 from bot.routers import tournament
 from bot.routers.common import (
     GROUP_TYPES,
-    admin_not_creator,
     button_data,
     choose_preset,
     level_words,
+    own_reply,
     person,
     play_computer,
     preset_words,
@@ -142,13 +142,14 @@ async def play(
 async def cancel(
     message: Message, challenges: Challenges, tournaments: Tournaments, presenter: Presenter, tr: Translator
 ) -> None:
-    """Remove your open challenge, or (an admin, in reply to it) anyone's; in reply to a tournament's sign-up,
-    cancel it (its creator, or an admin)."""
+    """Remove your open challenge, or (an admin of its group, in reply to it) anyone's; in reply to a
+    tournament's sign-up, cancel it (its creator, or an admin of its group). Only a reply to this bot's own
+    message names anything: who may act is the services' to say, from the challenge's own chat."""
     user = message.from_user
     if user is None or await tournament.cancel_in_reply(message, tournaments, presenter, tr):
         return
     challenge_id: str | None = None
-    data = button_data(replied(message), WithdrawCb.__prefix__)
+    data = button_data(own_reply(message), WithdrawCb.__prefix__)
     if data is not None:
         challenge_id = WithdrawCb.unpack(data).c
     if challenge_id is None:
@@ -157,10 +158,8 @@ async def cancel(
             await message.reply(tr("error-no-challenge"))
             return
         challenge_id = own.id
-    challenge = await challenges.challenge(challenge_id)
-    admin = await admin_not_creator(message, None if challenge is None else challenge.creator.id, user.id)
     try:
-        challenge = await challenges.withdraw(challenge_id, user.id, admin=admin)
+        challenge = await challenges.withdraw(challenge_id, user.id)
     except Rejected as exc:
         await message.reply(rejection_text(tr, exc))
         return

@@ -25,6 +25,7 @@ from bot.routers.common import (
 )
 from bot.routers.replay import open_replay
 from bot.routers.tournament import join_by_link
+from bot.services.authority import Authority
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
@@ -39,6 +40,7 @@ async def start(
     challenges: Challenges,
     records: Records,
     tournaments: Tournaments,
+    authority: Authority,
     presenter: Presenter,
     i18n: I18n,
     tr: Translator,
@@ -72,7 +74,7 @@ async def start(
         return
     if payload.startswith("r_") and message.bot is not None:
         log_ctx.update(match=payload[2:], action="replay")
-        await open_replay(message.chat.id, message.bot, payload[2:], records, tr)
+        await open_replay(message.chat.id, message.bot, payload[2:], records, authority, tr)
         return
     await message.answer(tr("start-welcome"), reply_markup=keyboards.add_to_group_keyboard(tr, presenter.bot_username))
 

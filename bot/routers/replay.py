@@ -17,6 +17,7 @@ from bot.i18n import Translator
 from bot.models import MatchRecord
 from bot.replays import ReelDeal
 from bot.routers.common import GROUP_TYPES
+from bot.services.authority import Authority
 from bot.services.errors import Rejected
 from bot.services.records import Records
 from bot.services.results import Results
@@ -43,25 +44,31 @@ async def replay_in_group(message: Message, tr: Translator) -> None:
     await message.reply(tr("replay-private-only"))
 
 
-async def load(records: Records, match_id: str) -> tuple[MatchRecord, tuple[ReelDeal, ...]] | str:
-    """A match's record and its deals to replay, or the id of the message that says why there is none (an
-    unknown or expired match, one still being played)."""
+async def load(
+    records: Records, authority: Authority, match_id: str, user_id: int
+) -> tuple[MatchRecord, tuple[ReelDeal, ...]] | str:
+    """A match's record and its deals to replay for ``user_id``, or the id of the message that says why there is
+    none (an unknown or expired match, one still being played, one of a chat the user is not in)."""
     if not replays.MATCH_ID.fullmatch(match_id):
         return "replay-gone"
     try:
         record, _ = await records.get(match_id)
     except Rejected:
         return "replay-gone"
+    if not await authority.may_watch(record, user_id):
+        return "replay-not-member"
     if record.is_active:
         return "replay-active"
     reel = replays.reel_of(record)
     return (record, reel) if reel else "replay-empty"
 
 
-async def open_replay(chat_id: int, bot: Bot, match_id: str, records: Records, tr: Translator) -> None:
-    """Send a match's replay at its first step (``/start r_<match>``, a press in the /replay list), or why
+async def open_replay(
+    chat_id: int, bot: Bot, match_id: str, records: Records, authority: Authority, tr: Translator
+) -> None:
+    """Send a match's replay at its first step (``/start r_<match>`` in the private chat ``chat_id``), or why
     it cannot be shown."""
-    loaded = await load(records, match_id)
+    loaded = await load(records, authority, match_id, chat_id)
     if isinstance(loaded, str):
         await bot.send_message(chat_id, tr(loaded))
         return
@@ -71,7 +78,12 @@ async def open_replay(chat_id: int, bot: Bot, match_id: str, records: Records, t
 
 
 async def step(
-    query: CallbackQuery, callback_data: ReplayCb, records: Records, tr: Translator, log_ctx: dict[str, Any]
+    query: CallbackQuery,
+    callback_data: ReplayCb,
+    records: Records,
+    authority: Authority,
+    tr: Translator,
+    log_ctx: dict[str, Any],
 ) -> None:
     """A replay's button: the message shows the position it leads to; a forged or outdated button, or one
     pressed at an end, gets a toast and changes nothing."""
@@ -81,7 +93,7 @@ async def step(
     if message is None or query.bot is None or data.g not in replays.GOES:
         await query.answer(tr("toast-bad-button"))
         return
-    loaded = await load(records, data.m)
+    loaded = await load(records, authority, data.m, query.from_user.id)
     if isinstance(loaded, str):
         await query.answer(tr(loaded))
         return

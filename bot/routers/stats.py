@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 from aiogram import Router
@@ -13,6 +14,7 @@ from bot import render, replays
 from bot.i18n import I18n, Translator
 from bot.models import LANGS, LEVELS, Standing, Summary
 from bot.pictures import build as pictures
+from bot.pictures.cards import RatingChart
 from bot.pictures.painter import Painter, caption_fits
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, preset_words, replied, unknown_game
@@ -229,14 +231,36 @@ async def own_stats(
     if painter is not None and data.played and caption_fits(text):
         ratings = await results.rating_log(user.id, message.chat.id if in_group else None)
         chart = pictures.rating_chart(tr, user.full_name, ratings, in_chat=in_group)
-        png = None if chart is None else await painter.png(chart)
-        if png is not None:
-            try:
-                await message.answer_photo(BufferedInputFile(png, filename="rating.png"), caption=text)
-                return
-            except TelegramBadRequest as exc:
-                log.warning("the rating chart was refused (%s); the stats go as text", exc.message)
+        if chart is not None and await send_chart(message, text, chart, user.id, results, painter):
+            return
     await message.answer(text)
+
+
+async def send_chart(
+    message: Message, caption: str, chart: RatingChart, user_id: int, results: Results, painter: Painter
+) -> bool:
+    """Answer with the rating chart under ``caption``; False when it could not go (the caller sends the text).
+    A chart Telegram already has (the same picture sent before: its ``file_id``) is sent again by its id, not
+    drawn and uploaded anew: a member asking again costs no drawing."""
+    digest = hashlib.sha256(repr(chart).encode()).hexdigest()[:32]
+    file_id = await results.chart_file(user_id, digest)
+    if file_id is not None:
+        try:
+            await message.answer_photo(file_id, caption=caption)
+            return True
+        except TelegramBadRequest as exc:  # Telegram no longer knows the file: draw it again
+            log.info("a kept chart was refused (%s); drawing it again", exc.message)
+    png = await painter.png(chart)
+    if png is None:
+        return False
+    try:
+        sent = await message.answer_photo(BufferedInputFile(png, filename="rating.png"), caption=caption)
+    except TelegramBadRequest as exc:
+        log.warning("the rating chart was refused (%s); the stats go as text", exc.message)
+        return False
+    if sent.photo:
+        await results.keep_chart_file(user_id, digest, sent.photo[-1].file_id)
+    return True
 
 
 async def history(message: Message, results: Results, terms: Terms, presenter: Presenter, tr: Translator) -> None:

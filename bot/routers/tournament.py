@@ -17,13 +17,11 @@ from bot.models import Rejection, Tournament
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
-    admin_not_creator,
     button_data,
     choose_preset,
-    is_admin,
+    own_reply,
     person,
     preset_words,
-    replied,
     topic_of,
     unknown_game,
 )
@@ -38,6 +36,7 @@ REFUSALS = {
     Rejection.TOURNAMENT_SMALL: "toast-tournament-small",
     Rejection.NOT_ALLOWED: "toast-tournament-creator-only",
     Rejection.NOT_ENTERED: "toast-tournament-not-entered",
+    Rejection.NOT_MEMBER: "toast-not-member",
 }
 
 
@@ -145,10 +144,7 @@ async def _join(
 async def _start(
     query: CallbackQuery, t: Tournament, tournaments: Tournaments, presenter: Presenter, tr: Translator
 ) -> None:
-    admin = False
-    if t.creator.id != query.from_user.id and query.bot is not None:
-        admin = await is_admin(query.bot, t.chat_id, query.from_user.id)
-    t = await tournaments.begin(t.id, query.from_user.id, admin=admin)
+    t = await tournaments.begin(t.id, query.from_user.id)
     await query.answer()
     presenter.tournament_board(t)
 
@@ -173,17 +169,14 @@ async def _leave(
 
 
 async def cancel_in_reply(message: Message, tournaments: Tournaments, presenter: Presenter, tr: Translator) -> bool:
-    """``/cancel`` in reply to a tournament's sign-up: its creator (or an admin) cancels it. False when the
-    reply is to no tournament's message (``/cancel`` then means a challenge)."""
+    """``/cancel`` in reply to a tournament's sign-up (this bot's own message): its creator (or an admin of its
+    group) cancels it. False when the reply is to no tournament's message (``/cancel`` then means a challenge)."""
     user = message.from_user
-    data = button_data(replied(message), TournamentCb.__prefix__)
+    data = button_data(own_reply(message), TournamentCb.__prefix__)
     if data is None or user is None:
         return False
-    found = TournamentCb.unpack(data).t
-    t = await tournaments.get(found)
-    admin = await admin_not_creator(message, None if t is None else t.creator.id, user.id)
     try:
-        t = await tournaments.cancel(found, user.id, admin=admin)
+        t = await tournaments.cancel(TournamentCb.unpack(data).t, user.id)
     except Rejected as exc:
         await message.reply(refusal(tr, exc))
         return True

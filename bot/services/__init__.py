@@ -11,6 +11,7 @@
 - ``tournaments``: a group's tournaments (their plan: ``bracket``, pure).
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
 - ``census``: what the operator's gauges read from Redis (matches, challenges, screens and jobs due).
+- ``authority``: who may manage or join an object, asked of the object's own chat.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from redis.asyncio import Redis
 from bot.clock import Clock
 from bot.metrics import Metrics
 from bot.scheduler import Scheduler
+from bot.services.authority import Authority, MembershipOf, everyone_a_member
 from bot.services.census import Census
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
@@ -99,6 +101,7 @@ class Services:
     rematches: Rematches
     tournaments: Tournaments
     census: Census
+    authority: Authority
 
     @classmethod
     def build(
@@ -109,10 +112,12 @@ class Services:
         clock: Clock | None = None,
         cache_size: int = 4096,
         metrics: Metrics | None = None,
+        membership: MembershipOf = everyone_a_member,
         **options: float,
     ) -> Services:
         """The services over ``redis`` under ``prefix``; ``options``: any field of ``Terms`` (the operator's);
-        ``metrics``: where Redis's errors and the scheduler's lateness are counted."""
+        ``metrics``: where Redis's errors and the scheduler's lateness are counted; ``membership``: what Telegram
+        says of a user in a chat (``bot.members``; without it nobody is an admin)."""
         clock = clock or Clock()
         metrics = metrics or Metrics()
         stores = Stores.build(redis, prefix=prefix, clock=clock, failed=metrics.redis_failed)
@@ -123,8 +128,9 @@ class Services:
         seats = Seats(scheduler, pause=terms.computer_pause)
         moves = Moves(records, stores.matches, finisher, seats, terms, clock=clock.time)
         chats = Chats(stores.chats, stores.matches, stores.results, records, moves)
+        authority = Authority(membership)
         challenges = Challenges(
-            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, clock=clock.time
+            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, authority, clock=clock.time
         )
         return cls(
             stores=stores,
@@ -147,7 +153,9 @@ class Services:
                 stores.results,
                 scheduler,
                 terms,
+                authority,
                 clock=clock.time,
             ),
             census=Census(stores.matches, stores.challenges, stores.jobs, clock=clock.time),
+            authority=authority,
         )

@@ -18,6 +18,7 @@ from typing import Any
 from bot.codec import StoredDeal
 from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection
 from bot.scheduler import Scheduler, clock_job, expiry_job
+from bot.services.authority import Authority
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.records import Records
@@ -48,10 +49,12 @@ class Challenges:
         seats: Seats,
         scheduler: Scheduler,
         terms: Terms,
+        authority: Authority,
         *,
         clock: Callable[[], float],
     ) -> None:
         self.store = store
+        self.authority = authority
         self.matches = matches
         self.records = records
         self.chats = chats
@@ -144,14 +147,18 @@ class Challenges:
         await self.store.set_message(updated)
         return updated
 
-    async def withdraw(self, challenge_id: str, user_id: int, *, admin: bool = False) -> Challenge:
-        """Remove an open challenge (its creator, or a group admin); atomic against a join."""
+    async def withdraw(self, challenge_id: str, user_id: int) -> Challenge:
+        """Remove an open challenge (its creator, or an admin of the challenge's own chat); atomic against a
+        join."""
+        allowed: bool | None = None
         for _ in range(MAX_ATTEMPTS):
             raw = await self.store.read(challenge_id)
             if raw is None:
                 raise Rejected(Rejection.NO_CHALLENGE)
             challenge = Challenge.model_validate_json(raw)
-            if challenge.creator.id != user_id and not admin:
+            if allowed is None:
+                allowed = await self.authority.may_manage(challenge.chat_id, challenge.creator.id, user_id)
+            if not allowed:
                 raise Rejected(Rejection.NOT_ALLOWED)
             if await self.store.withdraw(challenge, raw):
                 await self._drop_traces(challenge_id)
@@ -172,11 +179,17 @@ class Challenges:
     async def accept(
         self, challenge_id: str, joiner: Player, *, username: str | None = None, seed: int | None = None
     ) -> MatchRecord:
-        """Join a challenge: the challenge is consumed and the match created, atomically."""
+        """Join a challenge: the challenge is consumed and the match created, atomically. A person must be in the
+        challenge's own chat (a deep link or a button carried elsewhere opens no match there)."""
+        member: bool | None = None if not joiner.computer else True
         for _ in range(MAX_ATTEMPTS):
             raw = await self.store.read(challenge_id)
             if raw is None:
                 raise Rejected(Rejection.NO_CHALLENGE)
+            if member is None:
+                member = await self.authority.belongs(Challenge.model_validate_json(raw).chat_id, joiner.id)
+            if not member:
+                raise Rejected(Rejection.NOT_MEMBER)
             record = await self._accept_as_read(raw, joiner, username, seed)
             if record is not None:
                 return record
@@ -244,6 +257,8 @@ class Challenges:
             return None
         if answer is Accepted.PLAYING:
             raise Rejected(Rejection.ALREADY_PLAYING)
+        if answer is Accepted.CREATOR_PLAYING:
+            raise Rejected(Rejection.CREATOR_PLAYING)
         await self.created(record, challenge.id)
         self.records.remember(record, match)
         return record

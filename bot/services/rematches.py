@@ -9,7 +9,10 @@ already). Two first presses at the same moment open two challenges; the
 match's rematch is the one claimed first, and the other is withdrawn. Against
 the computer one press starts the next match at the same level. A rematch is
 offered for the challenges' lifetime after the match ended; its challenge
-lives as long as any challenge.
+lives as long as any challenge. It is nobody's open challenge: ``/play`` or a
+match against the computer meanwhile never takes it (the other player's press
+is then told that the first plays another match, and the rematch waits). A
+tournament's match has none.
 """
 
 from __future__ import annotations
@@ -77,6 +80,8 @@ class Rematches:
             raise Rejected(Rejection.NOT_A_PLAYER)
         if old.is_active:
             raise Rejected(Rejection.NO_MATCH)
+        if old.tournament is not None:  # its button is not shown; a forged press is refused here all the same
+            raise Rejected(Rejection.NO_REMATCH)
         if old.status is Status.ABANDONED or self.clock() > old.updated + self.terms.challenge_ttl:
             raise Rejected(Rejection.REMATCH_OVER)
         held = await self.store.rematch(old.chat_id, old.id)

@@ -10,6 +10,10 @@ from bot.models import LEVELS, Meeting, RatingPoint, Rivalry, SeasonStanding, St
 from bot.seasons import season_of
 from bot.storage.results import RATING_LOG, ResultStore
 
+PICTURE_TTL = 30 * 86400
+"""Seconds a sent chart's ``file_id`` is kept: Telegram keeps its files far longer; a chart unchanged for a
+month is drawn again."""
+
 
 class Results:
     """What finished matches left in the tables, read for /top, /stats and /history."""
@@ -126,6 +130,14 @@ class Results:
             rating, change, finished, won = row.split(",")
             points.append(RatingPoint(rating=int(rating), change=int(change), finished=float(finished), won=won == "1"))
         return points
+
+    async def chart_file(self, user_id: int, digest: str) -> str | None:
+        """Telegram's ``file_id`` of a rating chart of the user that showed ``digest`` (None: draw it)."""
+        return await self.store.picture(user_id, digest)
+
+    async def keep_chart_file(self, user_id: int, digest: str, file_id: str) -> None:
+        """Remember a sent rating chart's ``file_id`` for ``PICTURE_TTL`` seconds."""
+        await self.store.keep_picture(user_id, digest, file_id, ttl=PICTURE_TTL)
 
     async def history(
         self, *, chat_id: int | None = None, user_id: int | None = None, limit: int = 10

@@ -22,6 +22,7 @@ from bot.codec import StoredDeal
 from bot.models import Entrant, Lang, MatchRecord, Pairing, Player, Rejection, Status, Tournament
 from bot.scheduler import Scheduler, tournament_job
 from bot.services import bracket
+from bot.services.authority import Authority
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
@@ -72,10 +73,12 @@ class Tournaments:
         results: ResultStore,
         scheduler: Scheduler,
         terms: Terms,
+        authority: Authority,
         *,
         clock: Callable[[], float],
     ) -> None:
         self.store = store
+        self.authority = authority
         self.challenges = challenges
         self.matches = matches
         self.records = records
@@ -132,8 +135,16 @@ class Tournaments:
 
         return await self._update(tournament_id, change)
 
+    async def _may_join(self, tournament_id: str, user_id: int) -> None:
+        """Refuse ``user_id`` unless they are in the tournament's own chat."""
+        found = await self.get(tournament_id)
+        outside = found is not None and found.entrant_of(user_id) is None
+        if outside and found is not None and not await self.authority.belongs(found.chat_id, user_id):
+            raise Rejected(Rejection.NOT_MEMBER)
+
     async def toggle(self, tournament_id: str, player: Player) -> tuple[Tournament, bool]:
-        """Join the sign-up, or leave it (True: joined)."""
+        """Join the sign-up (one who is in its chat), or leave it (True: joined)."""
+        await self._may_join(tournament_id, player.id)
         joined = False
 
         def change(t: Tournament) -> None:
@@ -153,7 +164,8 @@ class Tournaments:
         return t, joined
 
     async def join(self, tournament_id: str, player: Player) -> Tournament:
-        """Join the sign-up (a deep link from the group); already in is fine."""
+        """Join the sign-up (a deep link from the group; one who is in its chat); already in is fine."""
+        await self._may_join(tournament_id, player.id)
 
         def change(t: Tournament) -> None:
             self._signing_up(t)
@@ -168,20 +180,20 @@ class Tournaments:
         if t.status != "signup" or t.expires <= self.clock():
             raise Rejected(Rejection.NO_TOURNAMENT)
 
-    async def begin(self, tournament_id: str, user_id: int, *, admin: bool = False) -> Tournament:
-        """Start the tournament (its creator, or an admin): the format for its number of players, the knockout
-        seeded by the group's rating, the group's clock for its matches. Its job then starts the pairings."""
+    async def begin(self, tournament_id: str, user_id: int) -> Tournament:
+        """Start the tournament (its creator, or an admin of its chat): the format for its number of players, the
+        knockout seeded by the group's rating, the group's clock for its matches. Its job then starts the
+        pairings."""
         found = await self.get(tournament_id)
         if found is None or found.status != "signup":
             raise Rejected(Rejection.NO_TOURNAMENT)
+        await self._may_manage(found, user_id)
         ratings = {e.player.id: await self._rating(found.chat_id, e.player.id) for e in found.entrants}
         settings = await self.chats.settings(found.chat_id)
         clock = settings.turn_clock(self.terms.turn_timeout) or NO_CLOCK
 
         def change(t: Tournament) -> None:
             self._signing_up(t)
-            if t.creator.id != user_id and not admin:
-                raise Rejected(Rejection.NOT_ALLOWED)
             if len(t.entrants) < bracket.PLAYERS_MIN:
                 raise Rejected(Rejection.TOURNAMENT_SMALL)
             for e in t.entrants:
@@ -204,14 +216,21 @@ class Tournaments:
         data = await self.results.stats(chat_id, user_id)
         return int(data.get("rating", self.results.elo_start))
 
-    async def cancel(self, tournament_id: str, user_id: int, *, admin: bool = False) -> Tournament:
-        """Cancel a sign-up (its creator, or an admin)."""
+    async def _may_manage(self, t: Tournament, user_id: int) -> None:
+        """Refuse ``user_id`` unless they created ``t`` or are an admin of its own chat."""
+        if not await self.authority.may_manage(t.chat_id, t.creator.id, user_id):
+            raise Rejected(Rejection.NOT_ALLOWED)
+
+    async def cancel(self, tournament_id: str, user_id: int) -> Tournament:
+        """Cancel a sign-up (its creator, or an admin of its chat)."""
+        found = await self.get(tournament_id)
+        if found is None or found.status != "signup":
+            raise Rejected(Rejection.NO_TOURNAMENT)
+        await self._may_manage(found, user_id)
 
         def change(t: Tournament) -> None:
             if t.status != "signup":
                 raise Rejected(Rejection.NO_TOURNAMENT)
-            if t.creator.id != user_id and not admin:
-                raise Rejected(Rejection.NOT_ALLOWED)
             t.status = "cancelled"
 
         t = await self._update(tournament_id, change)

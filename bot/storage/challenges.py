@@ -38,11 +38,11 @@ return {1}
 # KEYS: 1 challenge, 2 creator's open-challenge key, 3-4 active keys of creator/joiner, 5 the chat's
 #       active set, 6 the challenges' accepted record.
 # ARGV: 1 the challenge JSON as read, 2 match id, 3 record, 4 TTL.
-# Returns {1}, {-1} challenge gone or changed, {-2, who} already playing.
+# Returns {1}, {-1} challenge gone or changed, {-2} the joiner plays there, {-3} the creator does.
 ACCEPT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
-if redis.call('EXISTS', KEYS[3]) == 1 then return {-2, 'creator'} end
-if redis.call('EXISTS', KEYS[4]) == 1 then return {-2, 'joiner'} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-3} end
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-2} end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[4])
 redis.call('SET', KEYS[4], ARGV[2], 'EX', ARGV[4])
@@ -114,7 +114,9 @@ class Accepted(enum.Enum):
     CHANGED = -1
     """The challenge is gone or changed since it was read (read it again)."""
     PLAYING = -2
-    """One of the two plays in the chat already."""
+    """The joiner plays in the chat already."""
+    CREATOR_PLAYING = -3
+    """The challenge's creator plays in the chat now (it waits for them: a rematch, say)."""
 
 
 class ChallengeStore(Store):
@@ -135,6 +137,13 @@ class ChallengeStore(Store):
         found: bytes | str | None = await self.call(self.redis.get(self.keys.challenge(challenge_id)))
         return found
 
+    def _creator_key(self, challenge: Challenge) -> str:
+        """The key that names the challenge as its creator's open one in the chat; a rematch's is its own
+        (``Keys.rematch_slot``): it is nobody's open challenge, and does not keep its creator from opening one."""
+        if challenge.rematch_of is not None:
+            return self.keys.rematch_slot(challenge.chat_id, challenge.id)
+        return self.keys.chat_challenge(challenge.chat_id, challenge.creator.id)
+
     async def open_of(self, chat_id: int, user_id: int) -> str | None:
         """The id of the user's open challenge in the chat."""
         value = await self.call(self.redis.get(self.keys.chat_challenge(chat_id, user_id)))
@@ -143,7 +152,7 @@ class ChallengeStore(Store):
     async def open(self, challenge: Challenge, *, ttl: int) -> Opened:
         """Store an open challenge unless its creator has one open in the chat or plays there."""
         k = self.keys
-        keys = [k.challenge(challenge.id), k.chat_challenge(challenge.chat_id, challenge.creator.id),
+        keys = [k.challenge(challenge.id), self._creator_key(challenge),
                 k.active(challenge.chat_id, challenge.creator.id)]  # fmt: skip
         answer = await self.run(self._open, keys, [challenge.id, challenge.model_dump_json(), ttl])
         return Opened(int(answer[0]))
@@ -156,7 +165,7 @@ class ChallengeStore(Store):
         k, chat = self.keys, challenge.chat_id
         keys = [
             k.challenge(challenge.id),
-            k.chat_challenge(chat, challenge.creator.id),
+            self._creator_key(challenge),
             k.active(chat, challenge.creator.id),
             k.active(chat, joiner_id),
             k.chat_matches(chat),
@@ -167,7 +176,7 @@ class ChallengeStore(Store):
 
     async def withdraw(self, challenge: Challenge, raw: bytes | str) -> bool:
         """Remove the challenge if it is still as it was read (``raw``)."""
-        keys = [self.keys.challenge(challenge.id), self.keys.chat_challenge(challenge.chat_id, challenge.creator.id)]
+        keys = [self.keys.challenge(challenge.id), self._creator_key(challenge)]
         return int(await self.run(self._withdraw, keys, [raw])) == 1
 
     async def expire(self, challenge: Challenge) -> str:
@@ -175,7 +184,7 @@ class ChallengeStore(Store):
         k = self.keys
         keys = [
             k.challenge(challenge.id),
-            k.chat_challenge(challenge.chat_id, challenge.creator.id),
+            self._creator_key(challenge),
             k.accepted(challenge.chat_id, challenge.id),
         ]
         return text(await self.run(self._expire, keys, [challenge.id]))

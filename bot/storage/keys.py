@@ -116,6 +116,11 @@ class Keys:
         """String with a TTL: the id of the user's open challenge in the chat."""
         return f"{self.prefix}:chu:{_chat(chat_id)}:{user_id}"
 
+    def rematch_slot(self, chat_id: int, challenge_id: str) -> str:
+        """String with a TTL: what ``chat_challenge`` is for a rematch's challenge, which is no one's open
+        challenge: ``/play`` beside it opens another, and nothing but the rematch button takes it."""
+        return f"{self.prefix}:chr:{_chat(chat_id)}:{challenge_id}"
+
     def challenge_notices(self) -> str:
         """Hash, no TTL: challenge id -> JSON of the open challenges whose message must say when they expire."""
         return f"{self.prefix}:chn"
@@ -146,6 +151,11 @@ class Keys:
     def user_history(self, user_id: int) -> str:
         """List (newest first): summaries of the user's finished matches."""
         return f"{self.prefix}:hist:{_user(user_id)}"
+
+    def picture(self, user_id: int, digest: str) -> str:
+        """String with a TTL: Telegram's ``file_id`` of a picture already sent for the user (their rating chart),
+        by the digest of what it shows: the same chart again is sent by it, not drawn and uploaded anew."""
+        return f"{self.prefix}:pic:{_user(user_id)}:{digest}"
 
     def rivalry(self, chat_id: int, a: int, b: int) -> str:
         """Hash: two people's head-to-head record in a chat (the key names the lower id first): ``played``,

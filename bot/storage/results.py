@@ -321,6 +321,15 @@ class ResultStore(Store):
         rows = await self.call(self.redis.lrange(self.keys.rating_log(scope_of(chat_id), user_id), 0, limit - 1))
         return [text(row) for row in rows]
 
+    async def picture(self, user_id: int, digest: str) -> str | None:
+        """The ``file_id`` of the user's picture that shows ``digest``, if one was sent (``Keys.picture``)."""
+        found = await self.call(self.redis.get(self.keys.picture(user_id, digest)))
+        return None if found is None else text(found)
+
+    async def keep_picture(self, user_id: int, digest: str, file_id: str, *, ttl: int) -> None:
+        """Remember the ``file_id`` Telegram gave the user's picture that shows ``digest``."""
+        await self.call(self.redis.set(self.keys.picture(user_id, digest), file_id, ex=ttl))
+
     async def history(self, *, chat_id: int | None = None, user_id: int | None = None, limit: int) -> list[str]:
         """The last ``limit`` summaries (JSON) of a chat's or a user's finished matches, newest first."""
         key = self.keys.chat_history(chat_id) if chat_id is not None else self.keys.user_history(user_id or 0)

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.models import MatchRecord, MoveResult, Player, Status
 from bot.services import Services
+from bot.services.authority import Membership
 from bot.services.reviews import MatchReview, review_now
 from engine import Match
 
@@ -17,6 +18,24 @@ ALA = Player(id=101, name="Ala")
 BOB = Player(id=102, name="Bob")
 CEZ = Player(id=103, name="Cez")
 STRANGER = 999
+
+
+class Members:
+    """Who is in which chat, as Telegram would answer ``getChatMember``: everyone a member unless named an admin
+    or an outsider of a chat; each question is kept (``asked``)."""
+
+    def __init__(self) -> None:
+        self.admins: dict[int, set[int]] = {}
+        self.outsiders: dict[int, set[int]] = {}
+        self.asked: list[tuple[int, int]] = []
+
+    async def membership(self, chat_id: int, user_id: int) -> Membership:
+        self.asked.append((chat_id, user_id))
+        if user_id in self.admins.get(chat_id, set()):
+            return Membership.ADMIN
+        if user_id in self.outsiders.get(chat_id, set()):
+            return Membership.OUTSIDE
+        return Membership.MEMBER
 
 
 async def start_match(

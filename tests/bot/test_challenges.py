@@ -12,7 +12,7 @@ from bot.services.errors import Rejected
 from bot.services.terms import KEEP_AFTER_DEADLINE
 from engine import Match
 from tests.backends import Backend
-from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, start_match
+from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, Members, start_match
 from tests.e2e.simclock import SimClock
 
 DAN = Player(id=104, name="Dan")
@@ -216,26 +216,29 @@ class TestAccept:
         assert await services.records.user_matches(ALA.id) == sorted([record.id, third.id])
 
     async def test_creator_started_playing(self, services: Services) -> None:
-        """A challenge whose creator has since joined another match in the chat is ALREADY_PLAYING."""
+        """A challenge whose creator has since joined another match in the chat is CREATOR_PLAYING (the one who
+        pressed is told it is the creator who plays, not them)."""
         mine = await services.challenges.open(CHAT, ALA, "bingo", "ru")
         theirs = await services.challenges.open(CHAT, CEZ, "bingo", "ru")
         await services.challenges.accept(theirs.id, ALA)
         with pytest.raises(Rejected) as info:
             await services.challenges.accept(mine.id, BOB)
-        assert info.value.reason is Rejection.ALREADY_PLAYING
+        assert info.value.reason is Rejection.CREATOR_PLAYING
         assert await services.records.active_match(CHAT, BOB.id) is None
 
 
 class TestWithdraw:
-    """withdraw: by the creator or a group admin, nobody else."""
+    """withdraw: by the creator or an admin of the challenge's own chat, nobody else."""
 
     @pytest.mark.parametrize(
         ("user", "admin"), [(ALA, False), (ALA, True), (BOB, True)], ids=["creator", "creator-admin", "admin"]
     )
-    async def test_allowed(self, services: Services, user: Player, admin: bool) -> None:
+    async def test_allowed(self, services: Services, members: Members, user: Player, admin: bool) -> None:
         """The challenge is gone: accepting it is NO_CHALLENGE and its creator may open a new one."""
         challenge = await services.challenges.open(CHAT, ALA, "bingo", "ru")
-        assert await services.challenges.withdraw(challenge.id, user.id, admin=admin) == challenge
+        if admin:
+            members.admins[CHAT] = {user.id}
+        assert await services.challenges.withdraw(challenge.id, user.id) == challenge
         assert await services.challenges.challenge(challenge.id) is None
         assert await services.challenges.open_challenge_of(CHAT, ALA.id) is None
         with pytest.raises(Rejected) as info:
@@ -250,6 +253,17 @@ class TestWithdraw:
             with pytest.raises(Rejected) as info:
                 await services.challenges.withdraw(challenge.id, user.id)
             assert info.value.reason is Rejection.NOT_ALLOWED
+        assert await services.challenges.challenge(challenge.id) == challenge
+
+    async def test_an_admin_elsewhere(self, services: Services, members: Members) -> None:
+        """An admin of another chat (the creator of a group of their own) is refused: the challenge's own chat is
+        asked, whatever chat the request came from."""
+        challenge = await services.challenges.open(CHAT, ALA, "bingo", "ru")
+        members.admins[OTHER_CHAT] = {BOB.id}
+        with pytest.raises(Rejected) as info:
+            await services.challenges.withdraw(challenge.id, BOB.id)
+        assert info.value.reason is Rejection.NOT_ALLOWED
+        assert (CHAT, BOB.id) in members.asked and (OTHER_CHAT, BOB.id) not in members.asked
         assert await services.challenges.challenge(challenge.id) == challenge
 
     async def test_unknown(self, services: Services) -> None:

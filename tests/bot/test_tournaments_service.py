@@ -9,7 +9,7 @@ import pytest
 from bot.models import Player, Rejection, Status
 from bot.services import Services
 from bot.services.errors import Rejected
-from tests.bot.helpers import ALA, BOB, CEZ, CHAT, start_match
+from tests.bot.helpers import ALA, BOB, CEZ, CHAT, OTHER_CHAT, Members, start_match
 
 DAN = Player(id=104, name="Dan")
 
@@ -22,7 +22,7 @@ async def running(services: Services, players: tuple[Player, ...] = (ALA, BOB, C
     return t.id
 
 
-async def test_sign_up_refusals(services: Services) -> None:
+async def test_sign_up_refusals(services: Services, members: Members) -> None:
     t = await services.tournaments.open(CHAT, ALA, "bingo", None, "ru", thread_id=None)
     with pytest.raises(Rejected) as refused:
         await services.tournaments.open(CHAT, BOB, "bingo", None, "ru", thread_id=None)
@@ -39,7 +39,12 @@ async def test_sign_up_refusals(services: Services) -> None:
     with pytest.raises(Rejected) as refused:
         await services.tournaments.begin(t.id, BOB.id)
     assert refused.value.reason is Rejection.NOT_ALLOWED
-    started = await services.tournaments.begin(t.id, BOB.id, admin=True)
+    members.admins[OTHER_CHAT] = {BOB.id}  # an admin elsewhere is nobody here
+    with pytest.raises(Rejected) as refused:
+        await services.tournaments.cancel(t.id, BOB.id)
+    assert refused.value.reason is Rejection.NOT_ALLOWED
+    members.admins[CHAT] = {BOB.id}
+    started = await services.tournaments.begin(t.id, BOB.id)
     assert started.status == "running" and started.format == "rr" and len(started.pairings) == 3
     with pytest.raises(Rejected):
         await services.tournaments.toggle(t.id, DAN)

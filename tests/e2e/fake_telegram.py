@@ -210,6 +210,15 @@ class FakeTelegram:
         """The same messages by chat (``chat_messages`` without a scan of every chat's)."""
         self.started: set[int] = set()
         self.admins: dict[int, set[int]] = {}
+        """Each group's admins (``getChatMember``: ``administrator``)."""
+        self.creators: dict[int, int] = {}
+        """Each group's creator (``getChatMember``: ``creator``)."""
+        self.outsiders: dict[int, set[int]] = {}
+        """Users who are not in a group (``getChatMember``: ``left``); anyone else is a member."""
+        self.files: dict[str, bytes] = {}
+        """Pictures the bot sent, by the ``file_id`` Telegram gave them (sent again by it)."""
+        self.photos_by_id: list[str] = []
+        """The ``file_id``s the bot sent pictures by."""
         self.answers: dict[str, dict[str, Any]] = {}
         self.commands: list[dict[str, Any]] = []
         self.fail_with_429 = 0
@@ -464,9 +473,17 @@ class FakeTelegram:
 
     def _m_getChatMember(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        if chat_id in self.kicked:
+            return self._error(403, "Forbidden: bot was kicked from the supergroup chat")
         status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        if self.creators.get(chat_id) == user_id:
+            status = "creator"
+        elif user_id in self.outsiders.get(chat_id, set()):
+            status = "left"
         user = {"id": user_id, "is_bot": False, "first_name": str(user_id)}
         member: dict[str, Any] = {"status": status, "user": user}
+        if status == "creator":
+            member["is_anonymous"] = False
         if status == "administrator":
             member.update(
                 can_be_edited=False,
@@ -532,7 +549,9 @@ class FakeTelegram:
         return None if error is None else self._error(400, f"Bad Request: {error}")
 
     def _store(self, sent: Sent) -> tuple[int, dict[str, Any]]:
-        """Keep a message the bot sent; Telegram's answer to it."""
+        """Keep a message the bot sent (and its picture, by its ``file_id``); Telegram's answer to it."""
+        if sent.photo is not None:
+            self.files[f"photo-{sent.message_id}"] = sent.photo
         sent.history.append(sent.text)
         sent.markups.append(sent.reply_markup)
         self.messages[(sent.chat_id, sent.message_id)] = sent
@@ -591,6 +610,9 @@ class FakeTelegram:
         photo = p.get("photo")
         if isinstance(photo, str) and photo.startswith("attach://"):
             photo = p.get(photo.removeprefix("attach://"))  # as aiogram uploads a file: a part of its own
+        elif isinstance(photo, str):  # a file_id of a picture sent before
+            self.photos_by_id.append(photo)
+            photo = self.files.get(photo)
         if not isinstance(photo, bytes):
             return self._error(400, "Bad Request: wrong remote file identifier specified")
         if png_size(photo) is None:
@@ -796,9 +818,13 @@ class FakeTelegram:
         reply_to: Sent | dict[str, Any] | None = None,
         sender_chat: dict[str, Any] | None = None,
         topic: int | None = None,
+        photo: bool = False,
+        via_bot: dict[str, Any] | None = None,
+        reply_markup: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The user writes ``text`` in a chat (a private chat's id is the user's id; ``topic``: in that topic of a
-        forum, else its General topic); returns the message."""
+        forum, else its General topic); returns the message. ``photo``: a picture with ``text`` as its caption;
+        ``via_bot`` and ``reply_markup``: an inline bot's result the user posted, with that bot's buttons."""
         self.users[user.id] = user
         if chat_id == user.id and text.startswith("/start"):
             self.started.add(user.id)
@@ -807,13 +833,23 @@ class FakeTelegram:
             "date": int(time.time()),
             "chat": self._chat(chat_id),
             "from": user.as_dict(),
-            "text": text,
         }
+        if photo:
+            file = {"file_id": f"user-photo-{message['message_id']}", "file_unique_id": f"up{message['message_id']}"}
+            message["photo"] = [{**file, "width": 90, "height": 90, "file_size": 1000}]
+            message["caption"] = text
+        else:
+            message["text"] = text
         if sender_chat is not None:  # a channel, or the group itself for an anonymous admin
             message["sender_chat"] = sender_chat
+        if via_bot is not None:
+            message["via_bot"] = via_bot
+        if reply_markup is not None:
+            message["reply_markup"] = reply_markup
         if text.startswith("/"):
             command = text.split()[0]
-            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+            entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+            message["caption_entities" if photo else "entities"] = entities
         if isinstance(reply_to, Sent):
             message["reply_to_message"] = self._message_dict(reply_to, nested=False)
         elif reply_to is not None:

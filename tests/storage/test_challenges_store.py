@@ -118,7 +118,8 @@ class TestAccept:
         """Either player already active in the chat: nothing changes, the challenge stays open."""
         raw = await opened(stores)
         await stores.redis.set(stores.keys.active(CHAT, playing), "m0")
-        assert await stores.challenges.accept(A, raw, BOB.id, MATCH, RECORD, ttl=900) is Accepted.PLAYING
+        expected = Accepted.CREATOR_PLAYING if playing == ALA.id else Accepted.PLAYING
+        assert await stores.challenges.accept(A, raw, BOB.id, MATCH, RECORD, ttl=900) is expected
         assert await stores.challenges.read(A.id) == raw
         assert await stores.challenges.open_of(CHAT, ALA.id) == A.id
         other = BOB.id if playing == ALA.id else ALA.id
