@@ -20,6 +20,40 @@ import socket
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from bot.models import Rejection
+
+HANDLER_RESULTS = (
+    "ok other duplicate error flood not-now not_a_person not_on_message not_started old_panel opponent_not_a_person "
+    "refused storage_unavailable telegram_busy telegram_refused ahead asked waiting started"
+)
+UPDATE_RESULTS = frozenset({rejection.value for rejection in Rejection} | set(HANDLER_RESULTS.split()))
+"""Every ``result`` an update is counted under; anything else a handler writes counts as ``other`` (the log line
+keeps it): a label's values are a fixed set, never what a user sent or what the computer chose."""
+REDIS_ERRORS = frozenset(
+    [
+        "ConnectionError",
+        "TimeoutError",
+        "ResponseError",
+        "BusyLoadingError",
+        "ReadOnlyError",
+        "NoScriptError",
+        "ClusterDownError",
+        "TryAgainError",
+        "MovedError",
+        "AskError",
+        "AuthenticationError",
+        "StorageUnavailable",
+        "OSError",
+    ]
+)
+"""The ``error`` label's values for Redis's failures; any other kind counts as ``other``."""
+
+
+def label_of(value: str, known: frozenset[str]) -> str:
+    """``value`` when it is one of the ``known`` label values, else ``other``."""
+    return value if value in known else "other"
+
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The content type of ``/metrics`` (Prometheus's text format)."""
 HANDLER_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -125,4 +159,4 @@ class Metrics:
 
     def redis_failed(self, error: BaseException) -> None:
         """A Redis command or script failed with ``error``."""
-        self.redis_errors.labels(type(error).__name__).inc()
+        self.redis_errors.labels(label_of(type(error).__name__, REDIS_ERRORS)).inc()

@@ -20,7 +20,7 @@ from redis.exceptions import RedisError
 
 from bot.i18n import I18n, Translator
 from bot.limits import CommandFlood, Flood
-from bot.metrics import Metrics
+from bot.metrics import UPDATE_RESULTS, Metrics, label_of
 from bot.models import pick_lang
 from bot.routers.common import GROUP_TYPES, rejection_text
 from bot.services.chats import Chats
@@ -95,7 +95,7 @@ class UpdateMiddleware(BaseMiddleware):
         """The update's log line and its count. The line's fields go with the record too (``fields``): the JSON
         log (``LOG_FORMAT=json``) writes them, with the chat's and the user's ids."""
         match, action, result = context.get("match", "-"), context.get("action", "-"), context.get("result", "ok")
-        self.metrics.updates.labels(kind, result).inc()
+        self.metrics.updates.labels(kind, label_of(str(result), UPDATE_RESULTS)).inc()
         self.metrics.handler_seconds.labels(kind).observe(seconds)
         chat: Chat | None = data.get("event_chat")
         user: User | None = data.get("event_from_user")
@@ -216,29 +216,38 @@ UNCHECKED = ("a:", "h:")
 """Game buttons (a move, a hint): each carries its match's version, which the move service checks; a press on a
 panel the bot has just replaced gets its own answer there (the new panel is sent)."""
 NEED_THEIR_MESSAGE = ("rp:",)
-"""Buttons that edit the message they are on (a replay's steps): refused when Telegram no longer shows the
-bot that message (older than 48 hours), as its kind cannot be told."""
+"""Buttons that edit the message they are on (a replay's steps): refused unless that message is a replay of the
+same match, which cannot be told of a message Telegram no longer shows the bot (older than 48 hours)."""
+
+
+def kind_of(data: str) -> str:
+    """What a button acts on: its prefix and the object it names (``w:<challenge>``, ``rp:<match>``, ``cfg:game``)."""
+    return ":".join(data.split(":", 2)[:2])
 
 
 def carried(query: CallbackQuery) -> bool:
-    """Whether the press's data is one of the buttons of the message it came from, as Telegram has that message
-    now. A modified client can send any data on any message of the bot's: a replay's button on a table, another
-    group's challenge on a message here. What cannot be checked (a message Telegram no longer gives) passes to
-    the services, which check who may act from the object's own chat."""
+    """Whether a press may act on the message it came from: that message carries a button of the same kind on the
+    same object (the data itself may be an older one of that message's: a replay's step pressed twice, a settings
+    menu from before a change). A modified client can send any data on any message of the bot's: a replay's
+    button on a table, another group's challenge on a message here. A message with no buttons left (a challenge
+    that ended, a question answered) goes to its handler, which says why; so does a message Telegram no longer
+    gives: the services check who may act, from the object's own chat."""
     data = query.data or ""
     if data.startswith(UNCHECKED):
         return True
     message = query.message
     if message is None or isinstance(message, InaccessibleMessage):
         return not data.startswith(NEED_THEIR_MESSAGE)
-    markup = message.reply_markup
-    rows = markup.inline_keyboard if markup is not None else []
-    return any(button.callback_data == data for row in rows for button in row)
+    rows = message.reply_markup.inline_keyboard if message.reply_markup is not None else []
+    kinds = {kind_of(button.callback_data) for row in rows for button in row if button.callback_data}
+    if not kinds:
+        return not data.startswith(NEED_THEIR_MESSAGE)
+    return kind_of(data) in kinds
 
 
 class ButtonMiddleware(BaseMiddleware):
-    """A press acts only through a button its own message carries (``carried``); any other gets the "outdated
-    button" toast in the user's language and changes nothing."""
+    """A press acts only on a message of its own kind (``carried``); any other gets the "this button does not
+    work" toast in the user's language and changes nothing."""
 
     def __init__(self, languages: LanguageMiddleware) -> None:
         self.languages = languages
@@ -254,5 +263,5 @@ class ButtonMiddleware(BaseMiddleware):
         log_ctx = data.get("log_ctx")
         if log_ctx is not None:
             log_ctx["result"] = "not_on_message"
-        await event.answer((await self.languages.user_tr(event.from_user))("toast-stale"))
+        await event.answer((await self.languages.user_tr(event.from_user))("toast-bad-button"))
         return None

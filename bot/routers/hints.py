@@ -55,7 +55,7 @@ async def hint_pressed(
         return
     if not result.duplicate:
         presenter.show(result)
-    log_ctx["result"] = best.notation()
+    log_ctx["action"] = f"hint:{best.notation()}"  # in the log line only: a metric's labels are a fixed set
     await query.answer(hint_toast(tr, view, best, values), show_alert=False)
 
 

@@ -205,9 +205,14 @@ class TestRatingChart:
             nobody = await ask(fake, FakeUser(1009, "Zoe", "zoe", "ru"), GROUP, "/stats")
             assert nobody.photo is None and nobody.text == tr("stats-none", name="Zoe")
             invariants.within_group_budget(fake, GROUP)
-            # A chart that cannot be drawn: the stats go as text.
+            # The same chart again is sent by the file_id Telegram gave it: not drawn (drawing now fails) and not
+            # uploaded again.
             painter_of(app).draw = f"{HELPERS}:fail"
             again = await ask(fake, ANN, GROUP, "/stats")
-            assert again.photo is None and again.text == here.text
+            assert again.photo == here.photo and again.text == here.text
+            assert fake.photos_by_id == [f"photo-{here.message_id}"]
+            # A chart that cannot be drawn (Bob's, never sent before): the stats go as text.
+            bobs = await ask(fake, BOB, GROUP, "/stats")
+            assert bobs.photo is None and bobs.text.startswith(tr("stats-title-chat", name="Bob"))
             after = newest_id(fake, GROUP)
-            assert after == again.message_id
+            assert after == bobs.message_id

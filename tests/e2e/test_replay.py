@@ -133,15 +133,20 @@ async def test_replay_a_match_against_the_computer(fake: FakeTelegram, prefix: s
             steps = len(reel[0].steps) - 1
             assert tr("replay-position", deal=1, deals=1, step=steps, steps=steps) in text
 
-        # Forged and gone: toasts, the message as it was.
-        for data, toast in (
-            (f"{REPLAY}{record.id}:0:999:n", "toast-bad-button"),
-            (f"{REPLAY}{record.id}:0:0:x", "toast-bad-button"),
-            (f"{REPLAY}NoSuchMatch1:0:0:n", "replay-gone"),
-            (f"{REPLAY}bad$id:0:0:n", "replay-gone"),
+        # Forged: toasts, the message as it was. A replay's button acts only on a replay of its own match.
+        for data in (
+            f"{REPLAY}{record.id}:0:999:n",
+            f"{REPLAY}{record.id}:0:0:x",
+            f"{REPLAY}NoSuchMatch1:0:0:n",
+            f"{REPLAY}bad$id:0:0:n",
         ):
-            assert await press(fake, ANN, shown, data) == tr(toast)
+            assert await press(fake, ANN, shown, data) == tr("toast-bad-button")
         assert shown.text == text
+        # On any other message of the bot's (the match's result in private), a replay's button edits nothing.
+        result = next(m for m in fake.chat_messages(ANN.id) if url in m.text)
+        before = (result.text, result.reply_markup)
+        assert await press(fake, ANN, result, f"{REPLAY}{record.id}:0:0:n") == tr("toast-bad-button")
+        assert (result.text, result.reply_markup) == before
 
         # The deep link (from /history or the result) opens the replay at its first step.
         opened = await ask(fake, ANN, ANN.id, f"/start r_{record.id}")
