@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+import weakref
 
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
@@ -243,6 +245,21 @@ async def send_chart(
     A chart Telegram already has (the same picture sent before: its ``file_id``) is sent again by its id, not
     drawn and uploaded anew: a member asking again costs no drawing."""
     digest = hashlib.sha256(repr(chart).encode()).hexdigest()[:32]
+    # One at a time per chart in this process: a second /stats while the first is uploading waits for its file_id.
+    lock = _SENDING.get(digest)
+    if lock is None:
+        lock = _SENDING[digest] = asyncio.Lock()
+    async with lock:
+        return await _send_chart(message, caption, chart, digest, user_id, results, painter)
+
+
+_SENDING: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+"""The charts being sent now, by digest (a lock lives while a /stats holds or waits for it)."""
+
+
+async def _send_chart(
+    message: Message, caption: str, chart: RatingChart, digest: str, user_id: int, results: Results, painter: Painter
+) -> bool:
     file_id = await results.chart_file(user_id, digest)
     if file_id is not None:
         try:
@@ -250,7 +267,7 @@ async def send_chart(
             return True
         except TelegramBadRequest as exc:  # Telegram no longer knows the file: draw it again
             log.info("a kept chart was refused (%s); drawing it again", exc.message)
-    png = await painter.png(chart)
+    png = await painter.png(chart, key=digest)
     if png is None:
         return False
     try:

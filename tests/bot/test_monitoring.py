@@ -17,6 +17,8 @@ from aiogram.exceptions import (
 from aiogram.methods import SendMessage
 
 from bot.logs import JsonFormatter
+from bot.metrics import REDIS_ERRORS, UPDATE_RESULTS, Metrics, label_of
+from bot.models import Rejection
 from bot.monitor import outcome
 from bot.services import Services
 from bot.services.census import CACHE, Census
@@ -47,6 +49,33 @@ def record(message: str, *args: object, **extra: object) -> logging.LogRecord:
     made = logging.LogRecord("bot.updates", logging.INFO, __file__, 1, message, args, None)
     made.__dict__.update(extra)
     return made
+
+
+class TestLabels:
+    """A metric's label values come from fixed sets: what a handler or Redis says otherwise counts as ``other``."""
+
+    @pytest.mark.parametrize(
+        ("value", "label"),
+        [("ok", "ok"), (Rejection.STALE.value, "stale"), ("started", "started"), ("66*", "other"), ("B30", "other"),
+         ("<script>", "other")],
+    )  # fmt: skip
+    def test_update_results(self, value: str, label: str) -> None:
+        assert label_of(value, UPDATE_RESULTS) == label
+
+    def test_every_rejection_is_a_result(self) -> None:
+        assert {r.value for r in Rejection} <= UPDATE_RESULTS
+
+    def test_redis_errors(self) -> None:
+        metrics = Metrics()
+
+        class Weird(Exception):
+            pass
+
+        metrics.redis_failed(ConnectionError("redis.example:6379 refused"))
+        metrics.redis_failed(Weird())
+        page = metrics.page().decode()
+        assert 'error="ConnectionError"' in page and 'error="other"' in page and "Weird" not in page
+        assert "ConnectionError" in REDIS_ERRORS
 
 
 class TestJsonFormatter:

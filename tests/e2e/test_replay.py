@@ -144,9 +144,9 @@ async def test_replay_a_match_against_the_computer(fake: FakeTelegram, prefix: s
         assert shown.text == text
         # On any other message of the bot's (the match's result in private), a replay's button edits nothing.
         result = next(m for m in fake.chat_messages(ANN.id) if url in m.text)
-        before = (result.text, result.reply_markup)
+        kept = (result.text, result.reply_markup)
         assert await press(fake, ANN, result, f"{REPLAY}{record.id}:0:0:n") == tr("toast-bad-button")
-        assert (result.text, result.reply_markup) == before
+        assert (result.text, result.reply_markup) == kept
 
         # The deep link (from /history or the result) opens the replay at its first step.
         opened = await ask(fake, ANN, ANN.id, f"/start r_{record.id}")
