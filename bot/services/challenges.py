@@ -205,6 +205,8 @@ class Challenges:
             raise Rejected(Rejection.NO_CHALLENGE)
         if challenge.creator.id != user_id:
             raise Rejected(Rejection.NOT_ALLOWED)
+        if challenge.rematch_of is not None and challenge.opponent_id is not None:
+            raise Rejected(Rejection.NOT_ALLOWED)  # a rematch waits for its person; the computer never takes it
         # The computer's id is this match's own, so that it never counts as playing elsewhere.
         computer = Player(id=-1 - secrets.randbits(48), name=name, level=level)
         return await self.accept(challenge_id, computer, seed=seed)
