@@ -40,7 +40,7 @@ def board_text(tr: Translator, t: Tournament, now: float) -> str:
             tr("tournament-signup-how"),
             tr("tournament-signup-list", n=len(t.entrants), names=names) if t.entrants
             else tr("tournament-signup-nobody"),
-            tr("tournament-signup-closes", left=render.duration(tr, max(60, round((t.expires - now) / 60) * 60))),
+            tr("tournament-signup-closes", left=render.duration(tr, max(60, t.expires - now))),
         ]  # fmt: skip
         return "\n".join(lines)
     head = tr("tournament-head", game=game, target=t.target, format=t.format or "rr", n=len(t.entrants))

@@ -20,8 +20,8 @@ from tests.engine.helpers import deal_from
 
 PLURAL_KEYS = {"zero", "one", "two", "few", "many", "other"}
 NUMERIC_NAMES = {
-    "best", "bid", "d", "deal", "lost", "me", "min", "mine", "pa", "pb", "played", "points", "rank", "rate",
-    "rating", "rl", "rw", "sa", "sb", "sl", "streak", "sw", "ta", "tb", "theirs", "them", "threshold", "tm",
+    "best", "bid", "cost", "d", "deal", "gap", "lost", "me", "min", "mine", "pa", "pb", "played", "points", "rank",
+    "rate", "rating", "rl", "rw", "sa", "sb", "sl", "streak", "sw", "ta", "tb", "theirs", "them", "threshold", "tm",
     "tt", "won",
 }  # fmt: skip
 """Variables that read as numbers without being a selector (scores, counts, ratings)."""
@@ -160,7 +160,6 @@ PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ),
     ("ru", "doubles", ("дубль", "дубля", "дублей", "дубль", "дубля", "дублей")),
     ("ru", "tiles", ("камень", "камня", "камней", "камень", "камня", "камней")),
-    ("ru", "minutes", ("минуту", "минуты", "минут", "минуту", "минуты", "минут")),
     ("ru", "wins", ("победа", "победы", "побед", "победа", "победы", "побед")),
     ("ru", "losses", ("поражение", "поражения", "поражений", "поражение", "поражения", "поражений")),
     ("pl", "wins", ("wygrana", "wygrane", "wygranych", "wygranych", "wygrane", "wygranych")),
@@ -174,9 +173,18 @@ PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ),
     ("pl", "doubles", ("dublet", "dublety", "dubletów", "dubletów", "dublety", "dubletów")),
     ("pl", "tiles", ("kamień", "kamienie", "kamieni", "kamieni", "kamienie", "kamieni")),
-    ("pl", "minutes", ("minutę", "minuty", "minut", "minut", "minuty", "minut")),
 ]
 COUNTS = (1, 2, 5, 21, 22, 25)
+DURATIONS: list[tuple[Lang, str, str, tuple[str, ...]]] = [
+    ("ru", "duration", "m", ("минута", "минуты", "минут", "минута", "минуты", "минут")),
+    ("ru", "duration-acc", "m", ("минуту", "минуты", "минут", "минуту", "минуты", "минут")),
+    ("ru", "duration-acc", "s", ("секунду", "секунды", "секунд", "секунду", "секунды", "секунд")),
+    ("ru", "duration-acc", "h", ("час", "часа", "часов", "час", "часа", "часов")),
+    ("pl", "duration", "h", ("godzina", "godziny", "godzin", "godzin", "godziny", "godzin")),
+    ("pl", "duration-acc", "h", ("godzinę", "godziny", "godzin", "godzin", "godziny", "godzin")),
+    ("pl", "duration-acc", "m", ("minutę", "minuty", "minut", "minut", "minuty", "minut")),
+    ("pl", "duration-acc", "s", ("sekundę", "sekundy", "sekund", "sekund", "sekundy", "sekund")),
+]
 
 
 class TestPlurals:
@@ -187,6 +195,15 @@ class TestPlurals:
         """``{n} {word}`` with the right form of the word for each count."""
         tr = i18n()[lang]
         assert [tr(message_id, n=n) for n in COUNTS] == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]
+
+    @pytest.mark.parametrize(
+        ("lang", "message_id", "unit", "forms"), DURATIONS, ids=[f"{d[0]}:{d[1]}:{d[2]}" for d in DURATIONS]
+    )
+    def test_durations(self, lang: Lang, message_id: str, unit: str, forms: tuple[str, ...]) -> None:
+        """A span of time in the nominative (after a colon) and in the accusative (after «через», «za»...)."""
+        tr = i18n()[lang]
+        rendered = [tr(message_id, unit=unit, n=n) for n in COUNTS]
+        assert rendered == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]
 
 
 class TestTranslatorShortcuts:
