@@ -14,11 +14,6 @@ game-points = { $n } { $n ->
     [few] duże punkty
    *[many] dużych punktów
 }
-tricks = { $n } { $n ->
-    [one] lewa
-    [few] lewy
-   *[many] lew
-}
 doubles = { $n } { $n ->
     [one] dublet
     [few] dublety

@@ -102,4 +102,4 @@ season-final-title = 🏁 <b>Koniec sezonu: { $season }</b>
 season-champion = 👑 Pierwsze miejsce w sezonie: <b>{ $name }</b> — { $wins }
 season-final-next = Nowy sezon już trwa — jego tabela: /top
 top-words-all-time = all-time, alltime, wszystko, wszech czasów, zawsze, od początku
-top-words-season = season, sezon
+top-words-all = all, global, wszyscy

@@ -37,6 +37,7 @@ tournament-ko-forfeit = { $a } — walkower ({ $b }: { $b_left ->
    *[no] niestawienie się
 })
 tournament-ko-nobody = nikt nie awansuje
+tournament-ko-nobody-of = { $a } — { $b }: nikt nie awansuje
 tournament-ko-tbd = ?
 tournament-leave-hint = 🚪 — wyjdź z turnieju: pozostałe mecze zostaną oddane rywalom walkowerem.
 tournament-champion = 🏆 Mistrz turnieju — <b>{ $name }</b>!

@@ -14,11 +14,6 @@ game-points = { $n } { $n ->
     [few] зачётных очка
    *[many] зачётных очков
 }
-tricks = { $n } { $n ->
-    [one] взятка
-    [few] взятки
-   *[many] взяток
-}
 doubles = { $n } { $n ->
     [one] дубль
     [few] дубля

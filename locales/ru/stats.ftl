@@ -62,7 +62,7 @@ rivalry-meeting = { $result ->
     [won] ✅
    *[lost] ❌
 } { $mine }:{ $theirs } ({ $game })
-rivalry-none = { $a } — { $b }: в этом чате вы ещё не играли друг с другом.
+rivalry-none = { $a } и { $b } ещё не играли друг с другом в этом чате.
 rivalry-self = Личный счёт бывает только с другим игроком: ответь /stats на его сообщение или напиши /stats @ник.
 rivalry-not-a-person = Личный счёт ведётся только между людьми — с ботами и компьютером его нет.
 rivalry-unknown = Ник { $name } мне не знаком: никто с таким ником ещё не играл со мной и не писал мне.
@@ -102,4 +102,4 @@ season-final-title = 🏁 <b>Итоги сезона: { $season }</b>
 season-champion = 👑 Чемпион сезона — <b>{ $name }</b>: { $wins }
 season-final-next = Новый сезон уже начался — его таблица: /top
 top-words-all-time = all-time, alltime, за всё время, всё время, за все время, все время, всегда
-top-words-season = season, сезон
+top-words-all = all, global, все

@@ -37,6 +37,7 @@ tournament-ko-forfeit = { $a } — победа без игры ({ $b }: { $b_le
    *[no] неявка
 })
 tournament-ko-nobody = никто не проходит дальше
+tournament-ko-nobody-of = { $a } — { $b }: никто не проходит дальше
 tournament-ko-tbd = ?
 tournament-leave-hint = 🚪 — выйти из турнира: оставшиеся матчи засчитаются соперникам.
 tournament-champion = 🏆 Чемпион турнира — <b>{ $name }</b>!

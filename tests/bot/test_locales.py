@@ -145,7 +145,6 @@ class TestEveryMessageRenders:
 
 PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ("ru", "points", ("очко", "очка", "очков", "очко", "очка", "очков")),
-    ("ru", "tricks", ("взятка", "взятки", "взяток", "взятка", "взятки", "взяток")),
     (
         "ru",
         "game-points",
@@ -165,7 +164,6 @@ PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ("pl", "wins", ("wygrana", "wygrane", "wygranych", "wygranych", "wygrane", "wygranych")),
     ("pl", "losses", ("przegrana", "przegrane", "przegranych", "przegranych", "przegrane", "przegranych")),
     ("pl", "points", ("punkt", "punkty", "punktów", "punktów", "punkty", "punktów")),
-    ("pl", "tricks", ("lewa", "lewy", "lew", "lew", "lewy", "lew")),
     (
         "pl",
         "game-points",
