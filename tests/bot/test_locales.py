@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fluent.syntax import FluentParser, ast
-from fluent.syntax.visitor import Visitor
+from fluent.syntax import ast
 
 from bot import keyboards
 from bot.i18n import LOCALES, I18n
@@ -17,8 +16,10 @@ from bot.models import LANGS, ChatSettings, Lang
 from bot.routers.settings import CLOCKS, settings_keyboard
 from engine import PRESETS, BingoRules, Deal
 from tests.engine.helpers import deal_from
+from tests.wording import PLURAL_CATEGORIES as PLURAL_KEYS
+from tests.wording import Variables, parse
+from tests.wording import variables as message_variables
 
-PLURAL_KEYS = {"zero", "one", "two", "few", "many", "other"}
 NUMERIC_NAMES = {
     "best", "bid", "cost", "d", "deal", "gap", "lost", "me", "min", "mine", "pa", "pb", "played", "points", "rank",
     "rate", "rating", "rl", "rw", "sa", "sb", "sl", "streak", "sw", "ta", "tb", "theirs", "them", "threshold", "tm",
@@ -35,56 +36,15 @@ def i18n() -> I18n:
 @cache
 def messages(lang: Lang) -> dict[str, ast.Message]:
     """Every message of a locale's files, by id."""
-    found: dict[str, ast.Message] = {}
-    for path in sorted((LOCALES / lang).glob("*.ftl")):
-        resource = FluentParser().parse(Path(path).read_text(encoding="utf-8"))
-        junk = [entry.content for entry in resource.body if isinstance(entry, ast.Junk)]
-        assert not junk, f"{path}: cannot parse {junk[0]!r}"
-        found.update({entry.id.name: entry for entry in resource.body if isinstance(entry, ast.Message)})
-    return found
+    return parse(Path(path).read_text(encoding="utf-8") for path in sorted((LOCALES / lang).glob("*.ftl")))
 
 
-class _Variables(Visitor):
-    """The variables a message reads, with the keys of the selectors that choose on them."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-        self.keys: dict[str, list[str | int]] = {}
-        self.references: set[str] = set()
-
-    def visit_VariableReference(self, node: ast.VariableReference) -> None:
-        self.names.add(node.id.name)
-
-    def visit_MessageReference(self, node: ast.MessageReference) -> None:
-        self.references.add(node.id.name)
-
-    def visit_TermReference(self, node: ast.TermReference) -> None:
-        # A term's own variables are bound by its arguments, so only those are read here.
-        if node.arguments is not None:
-            self.visit(node.arguments)
-
-    def visit_SelectExpression(self, node: ast.SelectExpression) -> None:
-        if isinstance(node.selector, ast.VariableReference):
-            keys = self.keys.setdefault(node.selector.id.name, [])
-            for variant in node.variants:
-                key = variant.key
-                keys.append(int(key.value) if isinstance(key, ast.NumberLiteral) else key.name)
-        self.generic_visit(node)
-
-
-def variables(lang: Lang, message_id: str, seen: frozenset[str] = frozenset()) -> _Variables:
+def variables(lang: Lang, message_id: str) -> Variables:
     """The variables of a message and of the messages it refers to (which format with the same arguments)."""
-    found = _Variables()
-    found.visit(messages(lang)[message_id])
-    for ref in found.references - seen - {message_id}:
-        inner = variables(lang, ref, seen | {message_id})
-        found.names |= inner.names
-        for name, keys in inner.keys.items():
-            found.keys.setdefault(name, []).extend(keys)
-    return found
+    return message_variables(messages(lang), message_id)
 
 
-def samples(found: _Variables) -> dict[str, list[Any]]:
+def samples(found: Variables) -> dict[str, list[Any]]:
     """Values to render with: each selector key, a few plural numbers, a number or a word otherwise."""
     values: dict[str, list[Any]] = {}
     for name in sorted(found.names):
