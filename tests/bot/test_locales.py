@@ -164,6 +164,17 @@ class TestPlurals:
         assert rendered == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]
 
 
+class TestNumbers:
+    """Fluent formats a number for the bundle's own locale (Babel): Russian and Polish write a decimal comma."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_decimal_comma(self, lang: Lang) -> None:
+        tr = i18n()[lang]
+        assert "12,3%" in tr("hint-toast", move="[6|6]", why="…", chance=55, gap=12.3)
+        assert "0,1%" in tr("review-line", number=1, where="…", played="[6|6]", best="[5|5]", cost=0.1)
+        assert "5,0%" in tr("review-line", number=1, where="…", played="[6|6]", best="[5|5]", cost=5)
+
+
 class TestTranslatorShortcuts:
     """The translator's shortcuts (texts remembered, plain messages filled without Fluent) give Fluent's text."""
 
