@@ -415,3 +415,42 @@ class TestRefusalTexts:
                         seen.add(key)
                     match.play(rng.choice(match.legal_actions()))
         assert seen == {"must_follow_suit", "must_beat", "must_follow_lower_half", "must_trump"}
+
+
+class TestDurations:
+    """A span of time as a player says it: the largest unit, whole, rounded (half up) above a minute and an hour."""
+
+    @pytest.mark.parametrize(
+        ("seconds", "args"),
+        [
+            (0, {"unit": "s", "n": 0}),
+            (45, {"unit": "s", "n": 45}),
+            (60, {"unit": "m", "n": 1}),
+            (90, {"unit": "m", "n": 2}),
+            (600, {"unit": "m", "n": 10}),
+            (3569, {"unit": "m", "n": 59}),
+            (3599, {"unit": "h", "n": 1}),
+            (5400, {"unit": "h", "n": 2}),
+            (82860, {"unit": "h", "n": 23}),
+            (86400, {"unit": "d", "n": 1}),
+            (90000, {"unit": "h", "n": 25}),
+            (172800, {"unit": "d", "n": 2}),
+        ],
+    )
+    def test_args(self, seconds: float, args: dict[str, object]) -> None:
+        assert render.duration_args(seconds) == args
+
+    @pytest.mark.parametrize(
+        ("lang", "seconds", "nominative", "accusative"),
+        [
+            ("ru", 60, "1 минута", "Вызов действует 1 минуту."),
+            ("ru", 82860, "23 часа", "Вызов действует 23 часа."),
+            ("pl", 60, "1 minuta", "Wyzwanie jest ważne przez 1 minutę."),
+            ("pl", 3600, "1 godzina", "Wyzwanie jest ważne przez 1 godzinę."),
+        ],
+    )
+    def test_cases(self, lang: Lang, seconds: float, nominative: str, accusative: str) -> None:
+        """Alone (after a colon) in the nominative; the challenge's lifetime in the accusative."""
+        tr = I18n()[lang]
+        assert render.duration(tr, seconds) == nominative
+        assert tr("challenge-expires", **render.duration_args(seconds)) == accusative
