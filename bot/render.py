@@ -26,15 +26,28 @@ from engine import Award, Deal, DealEnd, Kind, Refusal, TrickView
 from engine.games import View as View
 
 
-def duration(tr: Translator, seconds: float) -> str:
-    """A span of time in whole days, hours, minutes or seconds ("10 минут"), the largest unit that fits."""
+def duration_args(seconds: float) -> dict[str, int | str]:
+    """A span of time as a player would say it, for the ``duration`` messages: whole seconds under a minute,
+    whole minutes under an hour, whole hours above (rounded: "23 часа", never "1381 минута"), whole days when
+    the hours make days."""
     whole = round(seconds)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if whole >= size and whole % size == 0:
-            return tr("duration", unit=unit, n=whole // size)
-    if whole >= 60:
-        return tr("duration", unit="m", n=round(whole / 60))
-    return tr("duration", unit="s", n=whole)
+    if whole < 60:
+        return {"unit": "s", "n": whole}
+    minutes = _half_up(whole / 60)
+    if minutes < 60:
+        return {"unit": "m", "n": minutes}
+    hours = _half_up(whole / 3600)
+    return {"unit": "d", "n": hours // 24} if hours % 24 == 0 else {"unit": "h", "n": hours}
+
+
+def _half_up(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def duration(tr: Translator, seconds: float) -> str:
+    """A span of time in the nominative ("10 минут"), for a message that puts it after a colon or a dash; a
+    message that says it after a preposition takes ``duration_args`` and refers to ``duration-acc`` itself."""
+    return tr("duration", **duration_args(seconds))
 
 
 def date(when: float) -> str:
@@ -357,14 +370,14 @@ def refusal_text(tr: Translator, refusal: Refusal, view: View | None) -> str:
 
 def challenge_text(tr: Translator, challenge: Challenge) -> str:
     """The group's message of an open challenge: who, to whom, which game, how long it stays open."""
-    minutes = max(1, round((challenge.expires - challenge.created) / 60))
     opponent = challenge.opponent_name or (f"@{challenge.opponent_username}" if challenge.opponent_username else None)
     args = {"creator": user_text(challenge.creator.name), "game": game_name(tr, challenge.preset)}
     if opponent:
         head = tr("challenge-invite", opponent=user_text(opponent), target=challenge.target, **args)
     else:
         head = tr("challenge-anyone", target=challenge.target, **args)
-    return head + "\n" + tr("challenge-expires", n=minutes) + "\n" + tr("challenge-computer-hint")
+    expires = tr("challenge-expires", **duration_args(challenge.expires - challenge.created))
+    return "\n".join((head, expires, tr("challenge-computer-hint")))
 
 
 def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str:

@@ -12,7 +12,7 @@ from engine.games import View
 
 
 def move_text(tr: Translator, notation: str) -> str:
-    """A move in words: ``[6|4]``, "🔒 close", "bid 31"..."""
+    """A move in words: ``[6|4]``, "🚧 close the reserve", "bid 31"..."""
     action = Action.parse(notation)
     kind = action.kind
     if kind is Kind.PLAY:
@@ -26,9 +26,10 @@ def move_text(tr: Translator, notation: str) -> str:
     return tr(f"move-{kind.value.replace('_', '-')}")
 
 
-def percent(cost: float) -> str:
-    """A share of the chance to win in percentage points, one decimal (never "0.0" for a cost shown)."""
-    return f"{max(cost * 100, 0.1):.1f}"
+def percent(cost: float) -> float:
+    """A share of the chance to win in percentage points, to one decimal (never 0 for a cost shown); the locale
+    writes it with its own decimal comma (``NUMBER`` in the message)."""
+    return round(max(cost * 100, 0.1), 1)
 
 
 def review_text(tr: Translator, review: MatchReview | None, seat: int) -> str:

@@ -40,7 +40,7 @@ def board_text(tr: Translator, t: Tournament, now: float) -> str:
             tr("tournament-signup-how"),
             tr("tournament-signup-list", n=len(t.entrants), names=names) if t.entrants
             else tr("tournament-signup-nobody"),
-            tr("tournament-signup-closes", left=render.duration(tr, max(60, round((t.expires - now) / 60) * 60))),
+            tr("tournament-signup-closes", left=render.duration(tr, max(60, t.expires - now))),
         ]  # fmt: skip
         return "\n".join(lines)
     head = tr("tournament-head", game=game, target=t.target, format=t.format or "rr", n=len(t.entrants))
@@ -87,8 +87,8 @@ def _pairing_line(tr: Translator, t: Tournament, p: Pairing) -> str:
         return tr("tournament-ko-played", a=a, b=b, sa=p.score[0], sb=p.score[1])
     if p.done:
         if p.winner is None:
-            return f"{a} — {b}: {tr('tournament-ko-nobody')}" if p.a is not None or p.b is not None \
-                else tr("tournament-ko-nobody")  # fmt: skip
+            named = p.a is not None or p.b is not None
+            return tr("tournament-ko-nobody-of", a=a, b=b) if named else tr("tournament-ko-nobody")
         loser = p.b if p.winner == p.a else p.a
         winner = name_of(t, p.winner, tr)
         if p.bye or loser is None:

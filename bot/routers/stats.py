@@ -46,12 +46,9 @@ def standing_line(tr: Translator, row: Standing) -> str:
     )
 
 
-ALL_CHATS = ("all", "все", "wszyscy", "global")
-"""``/top`` words for the table across all chats (all-time)."""
-
-
 def top_words(i18n: I18n, key: str) -> set[str]:
-    """The ``/top`` words of a locale list (``top-words-all-time``), in every language, lowercase."""
+    """The ``/top`` words of a locale list (``top-words-all-time``, ``top-words-all``), in every language,
+    lowercase."""
     return {word.strip().lower() for lang in LANGS for word in i18n[lang](key).split(",") if word.strip()}
 
 
@@ -60,7 +57,7 @@ async def top(message: Message, command: CommandObject, results: Results, i18n: 
     ``/top wszystko``...), or the table across all chats (``/top all``; in private: always), top 10 and your
     own place."""
     word = " ".join((command.args or "").lower().split())
-    if message.chat.type not in GROUP_TYPES or word in ALL_CHATS:
+    if message.chat.type not in GROUP_TYPES or word in top_words(i18n, "top-words-all"):
         await all_time(message, results, tr, None)
     elif word in top_words(i18n, "top-words-all-time"):
         await all_time(message, results, tr, message.chat.id)

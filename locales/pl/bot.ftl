@@ -14,11 +14,6 @@ game-points = { $n } { $n ->
     [few] duże punkty
    *[many] dużych punktów
 }
-tricks = { $n } { $n ->
-    [one] lewa
-    [few] lewy
-   *[many] lew
-}
 doubles = { $n } { $n ->
     [one] dublet
     [few] dublety
@@ -28,11 +23,6 @@ tiles = { $n } { $n ->
     [one] kamień
     [few] kamienie
    *[many] kamieni
-}
-minutes = { $n } { $n ->
-    [one] minutę
-    [few] minuty
-   *[many] minut
 }
 
 ## Games and suits
@@ -96,12 +86,12 @@ game-points-target = { $target } { $target ->
     [one] dużego punktu
    *[other] dużych punktów
 }
-challenge-expires = Wyzwanie jest ważne przez { minutes }.
+challenge-expires = Wyzwanie jest ważne przez { duration-acc }.
 challenge-withdrawn = ✖ Wyzwanie wycofane. Autor wyzwania: { $creator }.
 challenge-cancelled = ✖ Wyzwanie usunięte przez administratora. Autor wyzwania: { $creator }.
 challenge-expired = ⌛ Wyzwanie wygasło — nikt go nie przyjął. Autor wyzwania: { $creator }.
-challenge-accepted = 🀄 Mecz się zaczął: <b>{ $a }</b> i <b>{ $b }</b> — { $game }, do { game-points-target }. Każdy ma już swoje kamienie na prywatnym czacie z botem.
-challenge-accepted-computer = 🀄 Mecz się zaczął: <b>{ $a }</b> — { $b }. { $game }, do { game-points-target }. Kamienie są na prywatnym czacie z botem, a komputer gra sam.
+challenge-accepted = 🎲 Mecz się zaczął: <b>{ $a }</b> i <b>{ $b }</b> — { $game }, do { game-points-target }. Każdy ma już swoje kamienie na prywatnym czacie z botem.
+challenge-accepted-computer = 🎲 Mecz się zaczął: <b>{ $a }</b> — { $b }. { $game }, do { game-points-target }. Kamienie są na prywatnym czacie z botem, a komputer gra sam.
 btn-join = 🤝 Przyjmij wyzwanie
 btn-withdraw = ✖ Wycofaj
 btn-open-bot = 🤖 Otwórz bota
@@ -109,7 +99,7 @@ btn-open-bot = 🤖 Otwórz bota
 ## Table (group)
 
 table-title = <b>{ $game }</b> · rozdanie { $deal }
-table-commitment = 🔒 Odcisk rozdania: <code>{ $hash }</code>
+table-commitment = 🔒 Odcisk rozkładu: <code>{ $hash }</code> (klucz po rozdaniu)
 table-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b> · do { $target }
 table-trump = Atu: { suit } { $tile }
 table-trump-hidden = Atu: { suit }
@@ -217,7 +207,7 @@ toast-done = Gotowe.
 error-group-only = To polecenie działa tylko na czacie grupowym.
 error-private-only = To polecenie działa tylko na prywatnym czacie z botem.
 error-unknown-game = Nie znam gry „{ $name }”. Dostępne: { $list }.
-error-bad-username = „{ $name }” to nie jest nazwa użytkownika Telegrama: po @ jest od 5 do 32 liter łacińskich, cyfr lub „_”.
+error-bad-username = „{ $name }” to nie jest nazwa użytkownika Telegrama: po @ musi być od 5 do 32 znaków — liter łacińskich, cyfr lub „_”.
 error-no-match = Nie masz aktywnego meczu.
 error-no-challenge = Nie masz otwartego wyzwania na tym czacie.
 error-internal = Coś poszło nie tak — spróbuj jeszcze raz.
@@ -235,7 +225,7 @@ deal-result = <b>Rozdanie { $deal }</b>: { $a } — { $pa }, { $b } — { $pb }.
 deal-no-points = Nikt nie zdobył 70 — bez dużych punktów.
 deal-all-passed = Dwa pasy — rozdanie od nowa. Znowu zaczyna: { $name }.
 deal-score = Wynik meczu: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
-deal-secret = 🔑 Klucz rozdania: <code>{ $secret }</code> — nim sprawdzisz rozkład
+deal-secret = 🔑 Klucz rozkładu: <code>{ $secret }</code> — pozwala sprawdzić odcisk 🔒 i rozkład
 reason-reached_goal = { $name } +{ $gp }: zdobyto 70 punktów, rywal ma { $threshold } { $threshold ->
     [one] punkt
     [few] punkty
@@ -277,16 +267,17 @@ btn-lang-pl = 🇵🇱 Polski
 
 ## Start and commands
 
-start-welcome = Cześć! Prowadzę mecze w domino „Bingo” i „42” prosto na czacie grupowym. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
+start-welcome = Cześć! Prowadzę mecze w domino „Bingo” i „42” bezpośrednio na czacie grupowym. Dodaj mnie do grupy i napisz tam /play — swoje kamienie dostaniesz tutaj, na prywatnym czacie.
 help-text = <b>Domino: Bingo i 42</b>
-    Mecz we dwoje prosto na czacie grupowym: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
+    Mecz we dwoje bezpośrednio na czacie grupowym: swoje kamienie każdy widzi na prywatnym czacie z botem, a grupa — stół, lewy i wynik.
     1. Dodaj bota do grupy.
     2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
     3. Rywal naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
-    Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny.
-    Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu.
+    Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny. W meczu z komputerem przycisk 💡 podpowiada ruch.
+    Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu. Na prywatny czat przychodzi 🔎 analiza meczu: twoje najkosztowniejsze błędy i dokładność. /replay — powtórki twoich meczów ruch po ruchu, z odkrytymi kamieniami.
+    🔒 Rozkłady są uczciwe: /seed &lt;słowa&gt; na prywatnym czacie z botem ustawia twoje ziarno rozkładów (bot je pokaże; zmienisz je w każdej chwili, bez niego ziarno jest losowe).
     🏆 /tournament — turniej dla 3–16 graczy: zapisy przyciskiem ✅, start ▶, tabela aktualizuje się sama.
-    /top — sezon tego miesiąca na czacie (/top wszystko — cały ranking czatu, /top wszyscy — ze wszystkich czatów), /stats w odpowiedzi na wiadomość gracza — wasze bezpośrednie pojedynki, /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
+    /top — sezon tego miesiąca na czacie (/top wszystko — cały ranking czatu, /top wszyscy — ze wszystkich czatów), /stats w odpowiedzi na wiadomość gracza — twój bilans spotkań z nim, /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
 cmd-cancel = Usuń otwarte wyzwanie
@@ -298,7 +289,7 @@ cmd-help = Co potrafi bot
 
 ## Turn clock
 
-# A span of time in the nominative ("5 minut"): after a colon or a dash only.
+# A span of time ($unit: s, m, h or d; $n of them) in the nominative ("1 minuta"): after a colon or a dash only.
 duration = { $unit ->
     [s] { $n } { $n ->
         [one] sekunda
@@ -312,6 +303,28 @@ duration = { $unit ->
     }
     [h] { $n } { $n ->
         [one] godzina
+        [few] godziny
+       *[many] godzin
+    }
+   *[d] { $n } { $n ->
+        [one] dzień
+       *[other] dni
+    }
+}
+# The same span in the accusative ("1 minutę"): after a preposition («za», «przez», «na»).
+duration-acc = { $unit ->
+    [s] { $n } { $n ->
+        [one] sekundę
+        [few] sekundy
+       *[many] sekund
+    }
+    [m] { $n } { $n ->
+        [one] minutę
+        [few] minuty
+       *[many] minut
+    }
+    [h] { $n } { $n ->
+        [one] godzinę
         [few] godziny
        *[many] godzin
     }
@@ -354,10 +367,10 @@ cmd-play-computer = Mecz z komputerem (Bingo albo 42)
 
 ## A member's flood of commands in a group (the first one left unanswered)
 
-flood-notice = { $name }, za dużo poleceń naraz — odpowiem znowu za minutę.
+flood-notice = { $name }, za dużo poleceń pod rząd — znów odpowiem za minutę.
 
 ## The greeting when the bot is added to a group (once a day at most)
 
-greeting = 👋 Cześć! Prowadzę tu mecze w domino „Bingo” i „42” we dwoje: każdy dostaje swoje kamienie na prywatnym czacie, a grupa widzi stół i wynik.
-    Zacznij: /play — wyzwanie dla wszystkich, /play bot — mecz z komputerem. Zasady: /rules, pomoc: /help.
+greeting = 👋 Cześć! Prowadzę tu dwuosobowe mecze w domino: „Bingo” i „42”. Każdy dostaje swoje kamienie na prywatnym czacie, a grupa widzi stół i wynik.
+    Na start: /play — wyzwanie dla wszystkich, /play bot — mecz z komputerem. Zasady: /rules, pomoc: /help.
     Administratorzy mogą wybrać język grupy przyciskami poniżej.

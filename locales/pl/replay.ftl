@@ -1,10 +1,10 @@
 # Replays: a finished match shown again step by step, both hands open (/replay, /start r_<match>).
-cmd-replay = Powtórka twoich ostatnich meczów
-replay-list = 🎞 <b>Powtórki</b>: wybierz mecz — pokażę go ruch po ruchu, z odkrytymi rękami.
+cmd-replay = Powtórki moich ostatnich meczów
+replay-list = 🎞 <b>Powtórki</b>: wybierz mecz — pokażę go ruch po ruchu, z odkrytymi kamieniami obu graczy.
 replay-none = Nie masz jeszcze zakończonych meczów — nie ma czego powtarzać.
 replay-private-only = 🎞 Powtórki ogląda się na prywatnym czacie z botem: napisz tam /replay.
-replay-match-button = { $opponent } · { $game } { $mine }:{ $theirs } · { $date }
-replay-gone = Nie ma takiego meczu albo jego powtórka została już usunięta: powtórki są przechowywane krótko po końcu meczu.
+replay-match-button = { $opponent } · { $game } · { $mine }:{ $theirs } · { $date }
+replay-gone = Nie ma takiego meczu albo jego powtórka została już usunięta: powtórki są przechowywane tylko przez pewien czas po zakończeniu meczu.
 replay-active = Ten mecz jeszcze trwa — powtórka będzie dostępna, gdy się skończy.
 replay-empty = W tym meczu nie zagrano żadnego ruchu — nie ma czego powtarzać.
 replay-at-start = To początek meczu.

@@ -9,7 +9,7 @@ rules-bingo =
     ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można wygrać walkowerem.
 
     • Po 7 kamieni na rękę, 14 do talonu; odkryty kamień talonu wyznacza atu.
-    • Wychodzący kładzie dowolny kamień, rywal odpowiada; silniejszy bierze lewę, biorący wychodzi do następnej, obaj dobierają z talonu.
+    • Wychodzący kładzie dowolny kamień, rywal odpowiada; wyższy kamień bierze lewę, biorący wychodzi do następnej, obaj dobierają z talonu.
     • Punkty dają wzięte atuty, dublety, [6|4], [3|0] i zadeklarowane dublety.
     • Talon pusty lub zamknięty — dokładasz do koloru.
     <blockquote expandable><b>Atu.</b> Mydło (pusta połówka) liczy się wszędzie jako 7, wyżej niż szóstka. Atu wyznacza wyższa połówka odkrytego kamienia talonu ([5|0] — mydła); atutem jest każdy kamień z tą liczbą, a [0|0] („bingo”) — zawsze.
@@ -70,7 +70,7 @@ rules-42 =
     • Licytacja: odzywka od 4 do 42 albo pas; kto zalicytował najwyżej, wybiera atu i wychodzi.
     • Rozgrywka: 7 lew, dokładasz do koloru, a bez koloru — atut. Punkty: po 1 za lewę plus [5|5] i [6|4] po 10, [4|1], [3|2] i [5|0] po 5.
     • Ugrasz kontrakt — duży punkt dla ciebie; rywal nie ugrał kontraktu — też dla ciebie.
-    <blockquote expandable><b>Kolory (cyfry).</b> Siedem kolorów: mydła (0), jedynki… szóstki; mydło to tu zwykłe zero. Kamień należy do kolorów obu swoich połówek. Dublet jest najwyższy w kolorze, pozostałe kamienie koloru liczą się według drugiej połówki ([6|5] jest wyżej niż [6|4]). Po wyborze atu kamień z liczbą atutową jest tylko atutem.
+    <blockquote expandable><b>Kolory.</b> Siedem kolorów: mydła (0), jedynki… szóstki; mydło to tu zwykłe zero. Kamień należy do kolorów obu swoich połówek. Dublet jest najwyższy w kolorze, pozostałe kamienie koloru liczą się według drugiej połówki ([6|5] jest wyżej niż [6|4]). Po wyborze atu kamień z liczbą atutową jest tylko atutem.
     <b>Rozdanie.</b> Otwierającego pierwsze rozdanie wyznacza losowanie, w kolejnych rozdaniach otwierają na przemian. Każdy dobiera 7 kamieni (pierwszy — rywal otwierającego), 14 zostaje w talonie.
     <b>Dobieranie</b> — 7 lew bez atu i bez obowiązku dokładania do koloru. Pierwszy wychodzi otwierający. Kolor wyjścia to wyższa połówka kamienia wyjścia; odpowiedź bierze lewę tylko wyższym kamieniem tego koloru, inaczej lewa należy do wychodzącego. Po każdej lewie obaj dobierają po kamieniu z talonu, pierwszy przegrany; biorący wychodzi do następnej. Te lewy nie dają punktów, a wzięte w nich kamienie wypadają z gry.
     <b>Licytacja</b> — gdy talon jest pusty. Zaczyna rywal otwierającego, potem na przemian. Odzywki: od 4 do 42, każda wyższa od poprzedniej, albo pas. Pas po odzywce kończy licytację: kto licytował ostatni, zostaje rozgrywającym. Dwa pasy bez odzywki — rozdanie od nowa, z tym samym otwierającym.

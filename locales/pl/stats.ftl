@@ -14,7 +14,7 @@ stats-summary = Mecze: { $played } · wygrane: { $won } ({ $rate }%) · ranking 
 stats-streak = Seria zwycięstw: { $streak } · najlepsza: { $best }
 stats-game = { $game }: mecze { $played }, wygrane { $won }
 stats-computer = 🤖 Przeciw komputerowi (poza rankingiem):
-stats-computer-level = { $level }: mecze { $played }, wygrane { $won }, przegrane { $lost }
+stats-computer-level = • { $level }: mecze { $played }, wygrane { $won }, przegrane { $lost }
 stats-last = Ostatnie mecze:
 stats-match-row = { $result ->
     [won] ✅
@@ -51,8 +51,8 @@ cmd-settings = Ustawienia czatu (administratorzy)
 
 ## Rivalries: two people's head-to-head record in a chat
 
-series-lead = ⚔️ { $name } prowadzi w serii { $lead }:{ $trail }
-series-tie = ⚔️ W serii remis { $n }:{ $n }
+series-lead = ⚔️ Bilans spotkań: { $name } prowadzi { $lead }:{ $trail }
+series-tie = ⚔️ Bilans spotkań: remis { $n }:{ $n }
 rivalry-title = ⚔️ <b>{ $a } — { $b }</b>: bilans spotkań na tym czacie
 rivalry-score = Mecze: { $played } · bilans <b>{ $won }:{ $lost }</b>
 rivalry-streak = Obecna passa: { $name } — { $wins } z rzędu
@@ -61,12 +61,12 @@ rivalry-last = Ostatnie spotkania: { $meetings }
 rivalry-meeting = { $result ->
     [won] ✅
    *[lost] ❌
-} { $game } { $mine }:{ $theirs }
+} { $mine }:{ $theirs } ({ $game })
 rivalry-none = { $a } — { $b }: na tym czacie nie było jeszcze meczu między wami.
-rivalry-self = Bilans spotkań liczy się z innym graczem: odpowiedz /stats na jego wiadomość albo napisz /stats @nick.
+rivalry-self = Bilans spotkań pokazuję tylko z innym graczem: odpowiedz /stats na jego wiadomość albo napisz /stats @nick.
 rivalry-not-a-person = Bilans spotkań prowadzę tylko między ludźmi — z botami i komputerem go nie ma.
 rivalry-unknown = Nie znam nicku { $name }: nikt o takim nicku nie grał jeszcze ze mną ani do mnie nie pisał.
-rivalry-group-only = Bilans spotkań jest na czacie grupowym: napisz tam /stats @nick albo odpowiedz /stats na wiadomość rywala.
+rivalry-group-only = Bilans spotkań sprawdzisz na czacie grupowym: napisz tam /stats @nick albo odpowiedz /stats na wiadomość rywala.
 wins = { $n } { $n ->
     [one] wygrana
     [few] wygrane
@@ -96,10 +96,10 @@ season-name = { $month ->
 } { $year }
 season-title = 🏆 <b>Sezon: { $season }</b>
 season-row = { $rank }. { $name } — <b>{ $wins }</b>, { $losses } · ranking { $gained }
-season-empty = Sezon { $season }: na tym czacie nie było jeszcze meczu. Tabela wszech czasów: /top wszystko
+season-empty = Sezon „{ $season }”: na tym czacie nie było jeszcze meczu. Tabela wszech czasów: /top wszystko
 season-you-unranked = Nie ma cię jeszcze w tabeli sezonu — zagraj mecz: /play
 season-final-title = 🏁 <b>Koniec sezonu: { $season }</b>
 season-champion = 👑 Pierwsze miejsce w sezonie: <b>{ $name }</b> — { $wins }
 season-final-next = Nowy sezon już trwa — jego tabela: /top
 top-words-all-time = all-time, alltime, wszystko, wszech czasów, zawsze, od początku
-top-words-season = season, sezon
+top-words-all = all, global, wszyscy

@@ -6,10 +6,10 @@ tournament-players = { $n } { $n ->
    *[many] graczy
 }
 tournament-signup-head = 🏆 <b>Turniej</b>: { $game }, do { game-points-target }. Organizator: <b>{ $creator }</b>.
-tournament-signup-how = ✅ — zapisz się (naciśnij jeszcze raz, by się wypisać). ▶ — start: daje go organizator lub admin, gdy zapisze się od 3 do 16 graczy. Do 6 graczy — każdy z każdym, więcej — system pucharowy.
+tournament-signup-how = ✅ — zapisz się (naciśnij jeszcze raz, by się wypisać). ▶ — start: uruchamia go organizator lub admin, gdy zapisze się od 3 do 16 graczy. Do 6 graczy — każdy z każdym, więcej — system pucharowy.
 tournament-signup-list = Zapisani ({ $n }): { $names }
 tournament-signup-nobody = Nikt się jeszcze nie zapisał.
-tournament-signup-closes = Zapisy zamkną się za { $left }, jeśli turniej nie wystartuje.
+tournament-signup-closes = Do zamknięcia zapisów: { $left } — jeśli turniej nie wystartuje wcześniej.
 tournament-cancelled = ✖ Turniej odwołany. Organizator: { $creator }.
 tournament-expired = ⌛ Zapisy na turniej zamknięte: przez dobę nikt go nie rozpoczął. Organizator: { $creator }.
 tournament-head = 🏆 <b>Turniej</b>: { $game }, do { game-points-target } · { $format ->
@@ -32,11 +32,12 @@ tournament-ko-played = { $a } { $sa }:{ $sb } { $b }
 tournament-ko-playing = { $a } — { $b } ▶
 tournament-ko-waiting = { $a } — { $b }
 tournament-ko-bye = { $a } — awans bez gry
-tournament-ko-forfeit = { $a } — walkower: { $b } { $b_left ->
-    [yes] opuścił(a) turniej
-   *[no] nie dotarł(a)
-}
+tournament-ko-forfeit = { $a } — walkower ({ $b }: { $b_left ->
+    [yes] wycofanie się z turnieju
+   *[no] niestawienie się
+})
 tournament-ko-nobody = nikt nie awansuje
+tournament-ko-nobody-of = { $a } — { $b }: nikt nie awansuje
 tournament-ko-tbd = ?
 tournament-leave-hint = 🚪 — wyjdź z turnieju: pozostałe mecze zostaną oddane rywalom walkowerem.
 tournament-champion = 🏆 Mistrz turnieju — <b>{ $name }</b>!
@@ -55,11 +56,10 @@ toast-tournament-creator-only = Turniej może rozpocząć organizator lub admini
 toast-tournament-leave-confirm = Na pewno? Naciśnij 🚪 jeszcze raz w ciągu 30 sekund — pozostałe mecze zostaną oddane rywalom walkowerem.
 toast-tournament-left = Gotowe: nie jesteś już w turnieju.
 toast-tournament-not-entered = Nie grasz w tym turnieju.
-tournament-on = W tym czacie jest już turniej — oto on:
-tournament-none = W tym czacie nie ma teraz turnieju. /tournament — otwórz zapisy, /tournament 42 — na inną grę.
+tournament-on = Na tym czacie jest już turniej — oto on:
 tournament-in-groups = Turnieje odbywają się w grupach: dodaj mnie do grupy i napisz tam /tournament.
-tournament-joined-private = ✅ Zapisano cię na turniej: { $game }. Gdy organizator da start, mecze przyjdą tutaj.
-tournament-not-started = Aby grać w turnieju, najpierw otwórz bota w prywatnej wiadomości — tam będą twoje kamienie.
+tournament-joined-private = ✅ Zapisano cię na turniej: { $game }. Gdy organizator go rozpocznie, twoje mecze pojawią się tutaj.
+tournament-not-started = Aby grać w turnieju, najpierw otwórz prywatny czat z botem — tam będą twoje kamienie.
 stats-tournaments = 🏆 Wygrane turnieje: { $n }
 picture-tournament-title = Turniej · { $game }
 picture-tournament-subtitle = Mistrz: { $name } · { tournament-players } · { $date }

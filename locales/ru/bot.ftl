@@ -14,11 +14,6 @@ game-points = { $n } { $n ->
     [few] зачётных очка
    *[many] зачётных очков
 }
-tricks = { $n } { $n ->
-    [one] взятка
-    [few] взятки
-   *[many] взяток
-}
 doubles = { $n } { $n ->
     [one] дубль
     [few] дубля
@@ -28,11 +23,6 @@ tiles = { $n } { $n ->
     [one] камень
     [few] камня
    *[many] камней
-}
-minutes = { $n } { $n ->
-    [one] минуту
-    [few] минуты
-   *[many] минут
 }
 
 ## Games and suits
@@ -96,12 +86,12 @@ game-points-target = { $target } { $target ->
     [one] зачётного очка
    *[other] зачётных очков
 }
-challenge-expires = Вызов действует { minutes }.
+challenge-expires = Вызов действует { duration-acc }.
 challenge-withdrawn = ✖ Вызов отозван. Автор вызова: { $creator }.
 challenge-cancelled = ✖ Вызов снят администратором. Автор вызова: { $creator }.
 challenge-expired = ⌛ Вызов истёк — его никто не принял. Автор вызова: { $creator }.
-challenge-accepted = 🀄 Матч начался: <b>{ $a }</b> и <b>{ $b }</b> — { $game }, до { game-points-target }. Камни уже у каждого в личке с ботом.
-challenge-accepted-computer = 🀄 Матч начался: <b>{ $a }</b> — { $b }. { $game }, до { game-points-target }. Камни — в личке с ботом, а компьютер ходит сам.
+challenge-accepted = 🎲 Матч начался: <b>{ $a }</b> и <b>{ $b }</b> — { $game }, до { game-points-target }. Камни уже у каждого в личке с ботом.
+challenge-accepted-computer = 🎲 Матч начался: <b>{ $a }</b> — { $b }. { $game }, до { game-points-target }. Камни — в личке с ботом, а компьютер ходит сам.
 btn-join = 🤝 Принять вызов
 btn-withdraw = ✖ Отозвать
 btn-open-bot = 🤖 Открыть бота
@@ -109,7 +99,7 @@ btn-open-bot = 🤖 Открыть бота
 ## Table (group)
 
 table-title = <b>{ $game }</b> · партия { $deal }
-table-commitment = 🔒 Отпечаток партии: <code>{ $hash }</code>
+table-commitment = 🔒 Отпечаток расклада: <code>{ $hash }</code> (ключ — после партии)
 table-score = Счёт матча: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b> · до { $target }
 table-trump = Козыри: { suit } { $tile }
 table-trump-hidden = Козыри: { suit }
@@ -120,7 +110,7 @@ table-closed = 🚧 Резерв закрыт — { $name } обязуется �
    *[no] {""}
 }
 table-lead = На столе: { $name } { $tile }
-table-last = Прошлая взятка: { $leader } { $lead } · { $other } { $reply } → { $winner }
+table-last = Предыдущая взятка: { $leader } { $lead } · { $other } { $reply } → { $winner }
 table-tricks = Взятки — { $a }: { $ta } · { $b }: { $tb }
 table-claim = 📣 { $name } объявляет { doubles }{ $title }: { $tiles } — { $state ->
     [open] ждём исхода взятки
@@ -162,13 +152,14 @@ panel-hand = Твои камни: { $tiles }
 panel-hint = 🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему).
 panel-over = Партия окончена.
 panel-match-over = Матч окончен.
-btn-claim = 📣 С { $tile }: { doubles }, { $value }
+btn-claim = 📣 { $tile }: { doubles }, { $value }
 # The worth of a claim, short: the button has room for 32 characters only.
 claim-value = { $gp ->
     [0] +{ points }
-   *[other] +{ $n } { $n ->
-        [one] зачётное
-       *[other] зачётных
+   *[other] +{ $n } зач. { $n ->
+        [one] очко
+        [few] очка
+       *[many] очков
     }
 }
 btn-close = 🚧 Закрыть резерв
@@ -234,7 +225,7 @@ deal-result = <b>Партия { $deal }</b>: { $a } — { $pa }, { $b } — { $p
 deal-no-points = Никто не набрал 70 — зачётных очков нет.
 deal-all-passed = Два паса — пересдача. Первая рука снова: { $name }.
 deal-score = Счёт матча: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>.
-deal-secret = 🔑 Ключ партии: <code>{ $secret }</code> — по нему можно проверить расклад
+deal-secret = 🔑 Ключ расклада: <code>{ $secret }</code> — по нему можно проверить отпечаток 🔒 и расклад
 reason-reached_goal = { $name } +{ $gp }: 70 очков набрано, у соперника { $threshold } { $threshold ->
     [one] очко
     [few] очка
@@ -281,10 +272,11 @@ help-text = <b>Домино: Бинго и 42</b>
     1. Добавь бота в группу.
     2. В группе: /play — вызов для всех, /play 42 или /play классика — другая игра, /play в ответ на сообщение — личный вызов его автору.
     3. Соперник нажимает «Принять вызов», и каждому в личку приходят его камни.
-    Не с кем играть? /play бот в группе или /play здесь, в личке, — матч с компьютером; уровень: /play бот лёгкий, средний или сильный.
-    После матча 🔁 под результатом — реванш: нажали оба, и новый матч начинается сразу.
+    Не с кем играть? /play бот в группе или /play здесь, в личке, — матч с компьютером; уровень: /play бот лёгкий, средний или сильный. В матче с компьютером кнопка 💡 подсказывает ход.
+    После матча 🔁 под результатом — реванш: нажали оба, и новый матч начинается сразу. В личку приходит 🔎 разбор матча: твои самые дорогие ошибки и точность. /replay — повторы твоих матчей ход за ходом, с открытыми камнями.
+    🔒 Расклады честные: /seed &lt;слова&gt; в личке с ботом задаёт твоё зерно для раскладов (бот покажет его; сменить можно в любой момент, без него зерно случайное).
     🏆 /tournament — турнир для 3–16 игроков: запись кнопкой ✅, старт ▶, таблица обновляется сама.
-    /top — сезон этого месяца в чате (/top за всё время — весь рейтинг чата, /top все — по всем чатам), /stats в ответ на сообщение игрока — ваши личные встречи, /hand — показать камни заново, /surrender — сдаться, /cancel — снять вызов, /rules — правила, /lang — язык.
+    /top — сезон этого месяца в чате (/top за всё время — весь рейтинг чата, /top все — по всем чатам), /stats в ответ на сообщение игрока — твои личные встречи с ним, /hand — показать камни заново, /surrender — сдаться, /cancel — снять вызов, /rules — правила, /lang — язык.
 btn-add-to-group = ➕ Добавить в группу
 cmd-play = Вызвать на матч (Бинго или 42)
 cmd-cancel = Снять открытый вызов
@@ -296,7 +288,7 @@ cmd-help = Что умеет бот
 
 ## Turn clock
 
-# A span of time in the nominative ("5 минут"): after a colon or a dash only.
+# A span of time ($unit: s, m, h or d; $n of them) in the nominative ("1 минута"): after a colon or a dash only.
 duration = { $unit ->
     [s] { $n } { $n ->
         [one] секунда
@@ -305,6 +297,29 @@ duration = { $unit ->
     }
     [m] { $n } { $n ->
         [one] минута
+        [few] минуты
+       *[many] минут
+    }
+    [h] { $n } { $n ->
+        [one] час
+        [few] часа
+       *[many] часов
+    }
+   *[d] { $n } { $n ->
+        [one] день
+        [few] дня
+       *[many] дней
+    }
+}
+# The same span in the accusative ("1 минуту"): after a preposition («через», «за», «на») or a verb («действует»).
+duration-acc = { $unit ->
+    [s] { $n } { $n ->
+        [one] секунду
+        [few] секунды
+       *[many] секунд
+    }
+    [m] { $n } { $n ->
+        [one] минуту
         [few] минуты
        *[many] минут
     }
@@ -329,7 +344,7 @@ toast-claim-not-yours = Засчитать себе победу может то
 btn-claim-win = 🏆 Засчитать себе победу
 toast-too-early = Пока рано: у соперника ещё есть время на ход.
 match-forfeit = ⏰ Ход не сделан вовремя — { $loser } проигрывает матч. Победа: <b>{ $winner }</b> ({ $sw }:{ $sl }).
-match-abandoned = 💤 Матч остановлен: слишком долго не было ходов. Счёт: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Без результата и рейтинга; можно начинать новый: /play
+match-abandoned = 💤 Матч остановлен: слишком долго не было ходов. Счёт: { $a } — <b>{ $sa }</b>, { $b } — <b>{ $sb }</b>. Матч не засчитан, рейтинг не изменился; можно начинать новый: /play
 
 ## The computer (a seat the bot plays)
 

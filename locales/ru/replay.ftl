@@ -1,9 +1,9 @@
 # Replays: a finished match shown again step by step, both hands open (/replay, /start r_<match>).
-cmd-replay = Повтор твоих последних матчей
-replay-list = 🎞 <b>Повторы</b>: выбери матч — покажу его ход за ходом, с открытыми руками.
+cmd-replay = Повторы моих последних матчей
+replay-list = 🎞 <b>Повторы</b>: выбери матч — покажу его ход за ходом; камни обоих игроков открыты.
 replay-none = У тебя пока нет законченных матчей — повторять нечего.
 replay-private-only = 🎞 Повторы смотрят в личке с ботом: напиши там /replay.
-replay-match-button = { $opponent } · { $game } { $mine }:{ $theirs } · { $date }
+replay-match-button = { $opponent } · { $game } · { $mine }:{ $theirs } · { $date }
 replay-gone = Такого матча нет, или его повтор уже стёрт: повторы хранятся недолго после конца матча.
 replay-active = Этот матч ещё идёт — повтор откроется, когда он закончится.
 replay-empty = В этом матче не сыграно ни одного хода — повторять нечего.

@@ -14,7 +14,7 @@ stats-summary = Матчей: { $played } · побед: { $won } ({ $rate }%) �
 stats-streak = Серия побед: { $streak } · лучшая: { $best }
 stats-game = { $game }: матчей { $played }, побед { $won }
 stats-computer = 🤖 Против компьютера (без рейтинга):
-stats-computer-level = { $level }: матчей { $played }, побед { $won }, поражений { $lost }
+stats-computer-level = • { $level }: матчей { $played }, побед { $won }, поражений { $lost }
 stats-last = Последние матчи:
 stats-match-row = { $result ->
     [won] ✅
@@ -23,7 +23,7 @@ stats-match-row = { $result ->
 } { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b }{ $how ->
     [surrender] {" "}(матч сдан)
     [forfeit] {" "}(время вышло)
-    [abandoned] {" "}(брошен, без рейтинга)
+    [abandoned] {" "}(прерван, без рейтинга)
    *[target] {""}
 }
 history-title = 📜 <b>Последние матчи чата</b>
@@ -33,7 +33,7 @@ history-row = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — �
     [forfeit] {" "}(время вышло)
    *[target] {""}
 }
-history-row-abandoned = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — брошен, без рейтинга
+history-row-abandoned = { $date } · { $game }: { $a } <b>{ $sa }:{ $sb }</b> { $b } — прерван, без рейтинга
 settings-title = ⚙️ <b>Настройки чата</b>
     Игра: «{ $preset }»
     До { game-points-target } · язык: { $lang }
@@ -51,8 +51,8 @@ cmd-settings = Настройки чата (админы)
 
 ## Rivalries: two people's head-to-head record in a chat
 
-series-lead = ⚔️ { $name } ведёт в серии { $lead }:{ $trail }
-series-tie = ⚔️ В серии ничья { $n }:{ $n }
+series-lead = ⚔️ Личные встречи: { $name } ведёт { $lead }:{ $trail }
+series-tie = ⚔️ Личные встречи: поровну, { $n }:{ $n }
 rivalry-title = ⚔️ <b>{ $a } — { $b }</b>: личные встречи в этом чате
 rivalry-score = Матчей: { $played } · счёт <b>{ $won }:{ $lost }</b>
 rivalry-streak = Текущая серия: { $name } — { $wins } подряд
@@ -61,9 +61,9 @@ rivalry-last = Последние встречи: { $meetings }
 rivalry-meeting = { $result ->
     [won] ✅
    *[lost] ❌
-} { $game } { $mine }:{ $theirs }
-rivalry-none = { $a } — { $b }: в этом чате вы ещё не играли друг с другом.
-rivalry-self = Личный счёт ведётся с другим игроком: ответь /stats на его сообщение или напиши /stats @ник.
+} { $mine }:{ $theirs } ({ $game })
+rivalry-none = { $a } и { $b } ещё не играли друг с другом в этом чате.
+rivalry-self = Личный счёт бывает только с другим игроком: ответь /stats на его сообщение или напиши /stats @ник.
 rivalry-not-a-person = Личный счёт ведётся только между людьми — с ботами и компьютером его нет.
 rivalry-unknown = Ник { $name } мне не знаком: никто с таким ником ещё не играл со мной и не писал мне.
 rivalry-group-only = Личный счёт ведётся в группе: напиши там /stats @ник или ответь /stats на сообщение соперника.
@@ -96,10 +96,10 @@ season-name = { $month ->
 } { $year }
 season-title = 🏆 <b>Сезон: { $season }</b>
 season-row = { $rank }. { $name } — <b>{ $wins }</b>, { $losses } · { $gained } к рейтингу
-season-empty = Сезон { $season }: в этом чате ещё не было матчей. Таблица за всё время: /top за всё время
+season-empty = Сезон «{ $season }»: в этом чате ещё не было матчей. Таблица за всё время: /top за всё время
 season-you-unranked = Тебя пока нет в таблице сезона — сыграй матч: /play
 season-final-title = 🏁 <b>Итоги сезона: { $season }</b>
 season-champion = 👑 Чемпион сезона — <b>{ $name }</b>: { $wins }
 season-final-next = Новый сезон уже начался — его таблица: /top
 top-words-all-time = all-time, alltime, за всё время, всё время, за все время, все время, всегда
-top-words-season = season, сезон
+top-words-all = all, global, все

@@ -6,10 +6,10 @@ tournament-players = { $n } { $n ->
    *[many] игроков
 }
 tournament-signup-head = 🏆 <b>Турнир</b>: { $game }, до { game-points-target }. Организатор: <b>{ $creator }</b>.
-tournament-signup-how = ✅ — записаться (нажми ещё раз, чтобы выписаться). ▶ — старт: его даёт организатор или админ, когда наберётся от 3 до 16 игроков. До 6 игроков — каждый с каждым, больше — на выбывание.
+tournament-signup-how = ✅ — записаться (нажми ещё раз, чтобы отменить запись). ▶ — старт: его даёт организатор или админ, когда наберётся от 3 до 16 игроков. До 6 игроков — каждый с каждым, больше — на выбывание.
 tournament-signup-list = Записались ({ $n }): { $names }
 tournament-signup-nobody = Пока никто не записался.
-tournament-signup-closes = Запись закроется через { $left }, если турнир не начнут.
+tournament-signup-closes = До закрытия записи: { $left } — если турнир не начнут раньше.
 tournament-cancelled = ✖ Турнир отменён. Организатор: { $creator }.
 tournament-expired = ⌛ Запись на турнир закрыта: за сутки его так и не начали. Организатор: { $creator }.
 tournament-head = 🏆 <b>Турнир</b>: { $game }, до { game-points-target } · { $format ->
@@ -32,11 +32,12 @@ tournament-ko-played = { $a } { $sa }:{ $sb } { $b }
 tournament-ko-playing = { $a } — { $b } ▶
 tournament-ko-waiting = { $a } — { $b }
 tournament-ko-bye = { $a } — проходит дальше без игры
-tournament-ko-forfeit = { $a } — победа без игры: { $b } { $b_left ->
-    [yes] вышел(а) из турнира
-   *[no] не дошёл(ла)
-}
+tournament-ko-forfeit = { $a } — победа без игры ({ $b }: { $b_left ->
+    [yes] выход из турнира
+   *[no] неявка
+})
 tournament-ko-nobody = никто не проходит дальше
+tournament-ko-nobody-of = { $a } — { $b }: никто не проходит дальше
 tournament-ko-tbd = ?
 tournament-leave-hint = 🚪 — выйти из турнира: оставшиеся матчи засчитаются соперникам.
 tournament-champion = 🏆 Чемпион турнира — <b>{ $name }</b>!
@@ -56,9 +57,8 @@ toast-tournament-leave-confirm = Точно выйти? Нажми 🚪 ещё �
 toast-tournament-left = Готово: ты больше не в турнире.
 toast-tournament-not-entered = Ты не играешь в этом турнире.
 tournament-on = В этом чате уже есть турнир — вот он:
-tournament-none = В этом чате сейчас нет турнира. /tournament — открыть запись, /tournament 42 — на другую игру.
 tournament-in-groups = Турниры проводятся в группах: добавь меня в группу и напиши там /tournament.
-tournament-joined-private = ✅ Запись на турнир принята: { $game }. Когда организатор даст старт, матчи придут сюда.
+tournament-joined-private = ✅ Запись на турнир принята: { $game }. Когда организатор даст старт, камни для твоих матчей будут приходить сюда.
 tournament-not-started = Чтобы играть в турнире, сначала открой бота в личке — там будут твои камни.
 stats-tournaments = 🏆 Выиграно турниров: { $n }
 picture-tournament-title = Турнир · { $game }

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fluent.syntax import FluentParser, ast
-from fluent.syntax.visitor import Visitor
+from fluent.syntax import ast
 
 from bot import keyboards
 from bot.i18n import LOCALES, I18n
@@ -17,11 +16,13 @@ from bot.models import LANGS, ChatSettings, Lang
 from bot.routers.settings import CLOCKS, settings_keyboard
 from engine import PRESETS, BingoRules, Deal
 from tests.engine.helpers import deal_from
+from tests.wording import PLURAL_CATEGORIES as PLURAL_KEYS
+from tests.wording import Variables, parse
+from tests.wording import variables as message_variables
 
-PLURAL_KEYS = {"zero", "one", "two", "few", "many", "other"}
 NUMERIC_NAMES = {
-    "best", "bid", "d", "deal", "lost", "me", "min", "mine", "pa", "pb", "played", "points", "rank", "rate",
-    "rating", "rl", "rw", "sa", "sb", "sl", "streak", "sw", "ta", "tb", "theirs", "them", "threshold", "tm",
+    "best", "bid", "cost", "d", "deal", "gap", "lost", "me", "min", "mine", "pa", "pb", "played", "points", "rank",
+    "rate", "rating", "rl", "rw", "sa", "sb", "sl", "streak", "sw", "ta", "tb", "theirs", "them", "threshold", "tm",
     "tt", "won",
 }  # fmt: skip
 """Variables that read as numbers without being a selector (scores, counts, ratings)."""
@@ -35,56 +36,15 @@ def i18n() -> I18n:
 @cache
 def messages(lang: Lang) -> dict[str, ast.Message]:
     """Every message of a locale's files, by id."""
-    found: dict[str, ast.Message] = {}
-    for path in sorted((LOCALES / lang).glob("*.ftl")):
-        resource = FluentParser().parse(Path(path).read_text(encoding="utf-8"))
-        junk = [entry.content for entry in resource.body if isinstance(entry, ast.Junk)]
-        assert not junk, f"{path}: cannot parse {junk[0]!r}"
-        found.update({entry.id.name: entry for entry in resource.body if isinstance(entry, ast.Message)})
-    return found
+    return parse(Path(path).read_text(encoding="utf-8") for path in sorted((LOCALES / lang).glob("*.ftl")))
 
 
-class _Variables(Visitor):
-    """The variables a message reads, with the keys of the selectors that choose on them."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-        self.keys: dict[str, list[str | int]] = {}
-        self.references: set[str] = set()
-
-    def visit_VariableReference(self, node: ast.VariableReference) -> None:
-        self.names.add(node.id.name)
-
-    def visit_MessageReference(self, node: ast.MessageReference) -> None:
-        self.references.add(node.id.name)
-
-    def visit_TermReference(self, node: ast.TermReference) -> None:
-        # A term's own variables are bound by its arguments, so only those are read here.
-        if node.arguments is not None:
-            self.visit(node.arguments)
-
-    def visit_SelectExpression(self, node: ast.SelectExpression) -> None:
-        if isinstance(node.selector, ast.VariableReference):
-            keys = self.keys.setdefault(node.selector.id.name, [])
-            for variant in node.variants:
-                key = variant.key
-                keys.append(int(key.value) if isinstance(key, ast.NumberLiteral) else key.name)
-        self.generic_visit(node)
-
-
-def variables(lang: Lang, message_id: str, seen: frozenset[str] = frozenset()) -> _Variables:
+def variables(lang: Lang, message_id: str) -> Variables:
     """The variables of a message and of the messages it refers to (which format with the same arguments)."""
-    found = _Variables()
-    found.visit(messages(lang)[message_id])
-    for ref in found.references - seen - {message_id}:
-        inner = variables(lang, ref, seen | {message_id})
-        found.names |= inner.names
-        for name, keys in inner.keys.items():
-            found.keys.setdefault(name, []).extend(keys)
-    return found
+    return message_variables(messages(lang), message_id)
 
 
-def samples(found: _Variables) -> dict[str, list[Any]]:
+def samples(found: Variables) -> dict[str, list[Any]]:
     """Values to render with: each selector key, a few plural numbers, a number or a word otherwise."""
     values: dict[str, list[Any]] = {}
     for name in sorted(found.names):
@@ -145,7 +105,6 @@ class TestEveryMessageRenders:
 
 PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ("ru", "points", ("очко", "очка", "очков", "очко", "очка", "очков")),
-    ("ru", "tricks", ("взятка", "взятки", "взяток", "взятка", "взятки", "взяток")),
     (
         "ru",
         "game-points",
@@ -160,13 +119,11 @@ PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ),
     ("ru", "doubles", ("дубль", "дубля", "дублей", "дубль", "дубля", "дублей")),
     ("ru", "tiles", ("камень", "камня", "камней", "камень", "камня", "камней")),
-    ("ru", "minutes", ("минуту", "минуты", "минут", "минуту", "минуты", "минут")),
     ("ru", "wins", ("победа", "победы", "побед", "победа", "победы", "побед")),
     ("ru", "losses", ("поражение", "поражения", "поражений", "поражение", "поражения", "поражений")),
     ("pl", "wins", ("wygrana", "wygrane", "wygranych", "wygranych", "wygrane", "wygranych")),
     ("pl", "losses", ("przegrana", "przegrane", "przegranych", "przegranych", "przegrane", "przegranych")),
     ("pl", "points", ("punkt", "punkty", "punktów", "punktów", "punkty", "punktów")),
-    ("pl", "tricks", ("lewa", "lewy", "lew", "lew", "lewy", "lew")),
     (
         "pl",
         "game-points",
@@ -174,9 +131,18 @@ PLURALS: list[tuple[Lang, str, tuple[str, ...]]] = [
     ),
     ("pl", "doubles", ("dublet", "dublety", "dubletów", "dubletów", "dublety", "dubletów")),
     ("pl", "tiles", ("kamień", "kamienie", "kamieni", "kamieni", "kamienie", "kamieni")),
-    ("pl", "minutes", ("minutę", "minuty", "minut", "minut", "minuty", "minut")),
 ]
 COUNTS = (1, 2, 5, 21, 22, 25)
+DURATIONS: list[tuple[Lang, str, str, tuple[str, ...]]] = [
+    ("ru", "duration", "m", ("минута", "минуты", "минут", "минута", "минуты", "минут")),
+    ("ru", "duration-acc", "m", ("минуту", "минуты", "минут", "минуту", "минуты", "минут")),
+    ("ru", "duration-acc", "s", ("секунду", "секунды", "секунд", "секунду", "секунды", "секунд")),
+    ("ru", "duration-acc", "h", ("час", "часа", "часов", "час", "часа", "часов")),
+    ("pl", "duration", "h", ("godzina", "godziny", "godzin", "godzin", "godziny", "godzin")),
+    ("pl", "duration-acc", "h", ("godzinę", "godziny", "godzin", "godzin", "godziny", "godzin")),
+    ("pl", "duration-acc", "m", ("minutę", "minuty", "minut", "minut", "minuty", "minut")),
+    ("pl", "duration-acc", "s", ("sekundę", "sekundy", "sekund", "sekund", "sekundy", "sekund")),
+]
 
 
 class TestPlurals:
@@ -187,6 +153,26 @@ class TestPlurals:
         """``{n} {word}`` with the right form of the word for each count."""
         tr = i18n()[lang]
         assert [tr(message_id, n=n) for n in COUNTS] == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]
+
+    @pytest.mark.parametrize(
+        ("lang", "message_id", "unit", "forms"), DURATIONS, ids=[f"{d[0]}:{d[1]}:{d[2]}" for d in DURATIONS]
+    )
+    def test_durations(self, lang: Lang, message_id: str, unit: str, forms: tuple[str, ...]) -> None:
+        """A span of time in the nominative (after a colon) and in the accusative (after «через», «za»...)."""
+        tr = i18n()[lang]
+        rendered = [tr(message_id, unit=unit, n=n) for n in COUNTS]
+        assert rendered == [f"{n} {form}" for n, form in zip(COUNTS, forms, strict=True)]
+
+
+class TestNumbers:
+    """Fluent formats a number for the bundle's own locale (Babel): Russian and Polish write a decimal comma."""
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_decimal_comma(self, lang: Lang) -> None:
+        tr = i18n()[lang]
+        assert "12,3%" in tr("hint-toast", move="[6|6]", why="…", chance=55, gap=12.3)
+        assert "0,1%" in tr("review-line", number=1, where="…", played="[6|6]", best="[5|5]", cost=0.1)
+        assert "5,0%" in tr("review-line", number=1, where="…", played="[6|6]", best="[5|5]", cost=5)
 
 
 class TestTranslatorShortcuts:

@@ -24,7 +24,7 @@ class TestChecker:
         "text",
         [
             "Вызов от Аня отозван.",
-            "🀄 <b>Piotr</b> против <b>Аня</b>",
+            "🎲 <b>Piotr</b> против <b>Аня</b>",
             "Wyzwanie od <b>Piotr</b> dla <b>&lt;b&gt;&amp;</b>",
             "Poddać mecz przeciwko Player 2?",
             "От Аня",

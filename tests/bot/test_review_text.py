@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -34,10 +35,12 @@ REVIEW = MatchReview(
     )
 )
 WORDS = {
-    "ru": ("Разбор матча", "точность 81%", "21 решение", "Сдача 2, взятка 5", "[6|6] с объявлением дублей",
-           "🔒 закрыть резерв", "12.5%", "Сдача 1, торговля", "заявка 31", "козыри: четвёрки", "0.1%"),
-    "pl": ("Analiza meczu", "celność 81%", "21 decyzji", "Rozdanie 2, lewa 5", "[6|6] z meldunkiem dubli",
-           "🔒 zamknąć rezerwę", "12.5%", "Rozdanie 1, licytacja", "licytacja 31", "atuty: czwórki", "0.1%"),
+    "ru": ("Разбор матча", "точность 81%", "решений: 21", "Партия 2, взятка 5. Ты: [6|6] с объявлением дублей",
+           "сильный компьютер: 🚧 закрыть резерв", "12,5%", "Партия 1, торговля и козыри. Ты: ставка 31",
+           "козыри: четвёрки", "5,0%", "0,1%"),
+    "pl": ("Analiza meczu", "dokładność 81%", "decyzji: 21", "Rozdanie 2, lewa 5. Ty: [6|6] z deklaracją dubletów",
+           "komputer (trudny): 🚧 zamknąć talon", "12,5%", "Rozdanie 1, licytacja i wybór atu. Ty: odzywka 31",
+           "atu: czwórki", "5,0%", "0,1%"),
 }  # fmt: skip
 
 
@@ -49,6 +52,7 @@ class TestReviewText:
         assert text.startswith("🔎") and len(text) < 4096
         for word in WORDS[lang]:
             assert word in text, word
+        assert not re.search(r"\d\.\d", text), "a decimal point: the language writes a decimal comma"
         assert text.count("\n") == 4
 
     @pytest.mark.parametrize("lang", ["ru", "pl"])

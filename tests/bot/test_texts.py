@@ -35,7 +35,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
         "challenge-cancelled": (f"✖ Вызов снят администратором. Автор вызова: {A}."),
         "challenge-expired": (f"⌛ Вызов истёк — его никто не принял. Автор вызова: {A}."),
         "challenge-accepted": (
-            f"🀄 Матч начался: <b>{A}</b> и <b>{B}</b> — Бинго, до 8 зачётных очков. Камни уже у каждого в личке с ботом."
+            f"🎲 Матч начался: <b>{A}</b> и <b>{B}</b> — Бинго, до 8 зачётных очков. Камни уже у каждого в личке с ботом."
         ),
         "bingo-table-claim": (
             f"<b>Бинго</b> · партия 1\n"
@@ -82,7 +82,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"🚧 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
             f"📣 {A} объявляет 3 дубля: [6|6] [5|5] [4|4] — засчитано\n"
             f"На столе: {A} [4|3]\n"
-            f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
+            f"Предыдущая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
             f"Взятки — {A}: 1 · {B}: 0\n"
             f"▶️ Ход: <b>{B}</b>"
         ),
@@ -93,7 +93,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"🚧 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
             f"Твои очки: <b>0</b>/70 · взятки: ты 0, соперник 1\n"
             f"Соперник показал: [6|6] [5|5] [4|4]\n"
-            f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
+            f"Предыдущая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
             f"Твой ответ на [4|3].\n"
             f"🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему)."
         ),
@@ -104,18 +104,18 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"🚧 Резерв закрыт — {A} обязуется набрать 70. Теперь ходим в масть.\n"
             "Твои очки: <b>0</b>/70 · взятки: ты 0, соперник 1\n"
             "Соперник показал: [6|6] [5|5] [4|4]\n"
-            f"Прошлая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
+            f"Предыдущая взятка: {A} [6|6] · {B} [4|1] → {A}\n"
             "Твой ответ на [4|3].\n"
             "🚫 — этими камнями сейчас ходить нельзя (нажми — скажу почему).\n"
             "⏰ Время на ход: 10 минут — не успеешь, засчитают поражение."
         ),
         "match-forfeit": f"⏰ Ход не сделан вовремя — {A} проигрывает матч. Победа: <b>{B}</b> (6:4).",
-        "match-abandoned": f"💤 Матч остановлен: слишком долго не было ходов. Счёт: {A} — <b>3</b>, {B} — <b>2</b>. Без результата и рейтинга; можно начинать новый: /play",
+        "match-abandoned": f"💤 Матч остановлен: слишком долго не было ходов. Счёт: {A} — <b>3</b>, {B} — <b>2</b>. Матч не засчитан, рейтинг не изменился; можно начинать новый: /play",
         "reminder-private": "⏰ Твой ход! Осталось времени: 5 минут. Не успеешь — засчитают поражение.",
         "reminder-group": f'⏰ <a href="tg://user?id=2">{B}</a>, твой ход — осталось времени: 5 минут.',
         "history-row-forfeit": f"28.05.2026 · Бинго: {A} <b>4:6</b> {B} — победа: {B} (время вышло)",
-        "history-row-abandoned": f"28.05.2026 · Бинго: {A} <b>3:2</b> {B} — брошен, без рейтинга",
-        "stats-match-row-abandoned": f"💤 28.05.2026 · Бинго: {A} <b>3:2</b> {B} (брошен, без рейтинга)",
+        "history-row-abandoned": f"28.05.2026 · Бинго: {A} <b>3:2</b> {B} — прерван, без рейтинга",
+        "stats-match-row-abandoned": f"💤 28.05.2026 · Бинго: {A} <b>3:2</b> {B} (прерван, без рейтинга)",
         "refusal-follow": "Ходим в масть: на [4|3] нужны некозырные четвёрки — они у тебя есть.",
         "bingo-deal-result": (
             f"<b>Партия 1</b>: {A} — 91 очко, {B} — 0 очков.\n"
@@ -137,7 +137,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Ставки: {A} 30, {B} пас\n"
             f"Контракт: {A} — 30\n"
             f"Взятки в доборе — {A}: 1 · {B}: 6\n"
-            f"Прошлая взятка: {B} [4|3] · {A} [4|4] → {A}\n"
+            f"Предыдущая взятка: {B} [4|3] · {A} [4|4] → {A}\n"
             f"▶️ Ход: <b>{A}</b>"
         ),
         "42-table-play": (
@@ -146,7 +146,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Розыгрыш\n"
             f"Ставки: {A} 30, {B} пас\n"
             f"Контракт: {A} — 30, козыри: пустышки\n"
-            f"Прошлая взятка: {A} [0|0] · {B} [5|0] → {A}\n"
+            f"Предыдущая взятка: {A} [0|0] · {B} [5|0] → {A}\n"
             f"Взятки — {A}: 1 · {B}: 0\n"
             f"Очки — {A}: 6/30 · {B}: 0\n"
             f"▶️ Ход: <b>{A}</b>"
@@ -158,7 +158,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Ставки: {A} 30, {B} пас\n"
             f"Контракт: {A} — 30, козыри: пустышки\n"
             f"Очки: ты <b>0</b>, соперник <b>6/30</b> · взятки: ты 0, соперник 1\n"
-            f"Прошлая взятка: {A} [0|0] · {B} [5|0] → {A}\n"
+            f"Предыдущая взятка: {A} [0|0] · {B} [5|0] → {A}\n"
             f"⏳ Ход соперника: {A}."
         ),
         "42-deal-result": (
@@ -188,7 +188,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
         "challenge-cancelled": (f"✖ Wyzwanie usunięte przez administratora. Autor wyzwania: {A}."),
         "challenge-expired": (f"⌛ Wyzwanie wygasło — nikt go nie przyjął. Autor wyzwania: {A}."),
         "challenge-accepted": (
-            f"🀄 Mecz się zaczął: <b>{A}</b> i <b>{B}</b> — Bingo, do 8 dużych punktów. Każdy ma już swoje kamienie na prywatnym czacie z botem."
+            f"🎲 Mecz się zaczął: <b>{A}</b> i <b>{B}</b> — Bingo, do 8 dużych punktów. Każdy ma już swoje kamienie na prywatnym czacie z botem."
         ),
         "bingo-table-claim": (
             f"<b>Bingo</b> · rozdanie 1\n"
@@ -369,10 +369,10 @@ class TestFortyTwoPanels:
         tr = I18n()["ru"]
         deal = forty_two_in_play()
         record = record_of(deal, "Аня", "Piotr")
-        assert "Прошлая взятка" in render.table_text(tr, record, deal.view(None))
+        assert "Предыдущая взятка" in render.table_text(tr, record, deal.view(None))
         deal.play("T0")
-        assert "Прошлая взятка" not in render.table_text(tr, record, deal.view(None))
-        assert all("Прошлая взятка" not in render.panel_text(tr, record, deal.view(s)) for s in (0, 1))
+        assert "Предыдущая взятка" not in render.table_text(tr, record, deal.view(None))
+        assert all("Предыдущая взятка" not in render.panel_text(tr, record, deal.view(s)) for s in (0, 1))
 
 
 class TestRefusalTexts:
@@ -415,3 +415,42 @@ class TestRefusalTexts:
                         seen.add(key)
                     match.play(rng.choice(match.legal_actions()))
         assert seen == {"must_follow_suit", "must_beat", "must_follow_lower_half", "must_trump"}
+
+
+class TestDurations:
+    """A span of time as a player says it: the largest unit, whole, rounded (half up) above a minute and an hour."""
+
+    @pytest.mark.parametrize(
+        ("seconds", "args"),
+        [
+            (0, {"unit": "s", "n": 0}),
+            (45, {"unit": "s", "n": 45}),
+            (60, {"unit": "m", "n": 1}),
+            (90, {"unit": "m", "n": 2}),
+            (600, {"unit": "m", "n": 10}),
+            (3569, {"unit": "m", "n": 59}),
+            (3599, {"unit": "h", "n": 1}),
+            (5400, {"unit": "h", "n": 2}),
+            (82860, {"unit": "h", "n": 23}),
+            (86400, {"unit": "d", "n": 1}),
+            (90000, {"unit": "h", "n": 25}),
+            (172800, {"unit": "d", "n": 2}),
+        ],
+    )
+    def test_args(self, seconds: float, args: dict[str, object]) -> None:
+        assert render.duration_args(seconds) == args
+
+    @pytest.mark.parametrize(
+        ("lang", "seconds", "nominative", "accusative"),
+        [
+            ("ru", 60, "1 минута", "Вызов действует 1 минуту."),
+            ("ru", 82860, "23 часа", "Вызов действует 23 часа."),
+            ("pl", 60, "1 minuta", "Wyzwanie jest ważne przez 1 minutę."),
+            ("pl", 3600, "1 godzina", "Wyzwanie jest ważne przez 1 godzinę."),
+        ],
+    )
+    def test_cases(self, lang: Lang, seconds: float, nominative: str, accusative: str) -> None:
+        """Alone (after a colon) in the nominative; the challenge's lifetime in the accusative."""
+        tr = I18n()[lang]
+        assert render.duration(tr, seconds) == nominative
+        assert tr("challenge-expires", **render.duration_args(seconds)) == accusative

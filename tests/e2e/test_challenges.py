@@ -188,7 +188,7 @@ class TestChallenges:
             tr = app.presenter.i18n["ru"]
             await start_bot(fake, BOB)
             message = await challenge(fake, ANN, GROUP)
-            assert tr("challenge-expires", n=1) in message.text
+            assert tr("challenge-expires", unit="s", n=2) in message.text  # "действует 2 секунды"
             join_here = button(message, "j:")["callback_data"]
             await fake.wait_for(
                 lambda: message.text == tr("challenge-expired", creator="Ann"), timeout=6, what="the expiry notice"
