@@ -262,7 +262,8 @@ class TestLongUserText:
             ("ru", "«{}» — не имя пользователя Telegram: после @ идут от 5 до 32 латинских букв, цифр или «_»."),
             (
                 "pl",
-                "„{}” to nie jest nazwa użytkownika Telegrama: po @ jest od 5 do 32 liter łacińskich, cyfr lub „_”.",
+                "„{}” to nie jest nazwa użytkownika Telegrama: po @ musi być od 5 do 32 znaków — liter łacińskich, "
+                "cyfr lub „_”.",
             ),
         ],
     )

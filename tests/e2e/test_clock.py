@@ -213,11 +213,16 @@ class TestClaimTheWin:
                     if any(b.get("callback_data", "").startswith("cw:") for b in m.buttons())
                 ]
 
-            # Too early: a forged claim is refused and changes nothing.
+            # Too early: a forged claim is refused and changes nothing (on the panel, a message of another kind;
+            # on a message with no buttons, by the service: too early).
             panel = panel_of(s.fake, waiting)
             assert panel is not None
             answer = await s.fake.wait_answer(s.fake.press(waiting, panel, f"cw:{match_id}:{record.version}"))
+            assert answer["text"] == s.tr("toast-bad-button")
+            plain = await ask(s.fake, waiting, waiting.id, "/help")
+            answer = await s.fake.wait_answer(s.fake.press(waiting, plain, f"cw:{match_id}:{record.version}"))
             assert answer["text"] == s.tr("toast-too-early")
+            assert (await s.state(match_id))[0].is_active
             await s.at(record.updated + DAY - 60)
             assert offers(waiting) == [] and offers(gone) == []
             await s.at(record.updated + DAY + 5)
