@@ -53,10 +53,10 @@ async def test_sign_up_refusals(services: Services, members: Members) -> None:
 async def test_a_pairing_waits_for_a_players_own_match(services: Services) -> None:
     own, _ = await start_match(services, creator=ALA, joiner=DAN)  # Ala plays Dan outside the tournament
     tid = await running(services)
-    progress = await services.tournaments.progress(tid)
+    progress = await services.tournament_play.progress(tid)
     # Of Ala v Bob, Ala v Cez, Bob v Cez only Bob v Cez can start: Ala plays.
     assert [(r.players[0].id, r.players[1].id) for r in progress.started] == [(BOB.id, CEZ.id)]
-    again = await services.tournaments.progress(tid)
+    again = await services.tournament_play.progress(tid)
     assert again.started == [], "a job run again starts nothing twice"
     t = await services.tournaments.get(tid)
     assert t is not None and sum(1 for p in t.pairings if p.match) == 1
@@ -64,14 +64,14 @@ async def test_a_pairing_waits_for_a_players_own_match(services: Services) -> No
     record, _ = await services.records.get(own.id)
     assert record.status is Status.FINISHED
     # Bob v Cez still plays: Ala's two pairings need Bob or Cez; one starts once Bob and Cez are done.
-    assert (await services.tournaments.progress(tid)).started == []
+    assert (await services.tournament_play.progress(tid)).started == []
 
 
 async def test_results_count_once_and_the_end(services: Services) -> None:
     tid = await running(services)
     started: list[str] = []
     for _ in range(10):
-        progress = await services.tournaments.progress(tid)
+        progress = await services.tournament_play.progress(tid)
         assert progress.tournament is not None
         if progress.tournament.status == "finished":
             break
@@ -86,7 +86,7 @@ async def test_results_count_once_and_the_end(services: Services) -> None:
     assert all(p.done and p.match for p in t.pairings)
     champion = t.entrants[t.champion].player.id
     assert await services.tournaments.wins(CHAT, champion) == 1
-    await services.tournaments.progress(tid)
+    await services.tournament_play.progress(tid)
     assert await services.tournaments.wins(CHAT, champion) == 1
     assert await services.tournaments.current(CHAT) is None
 
@@ -100,13 +100,13 @@ async def test_a_start_whose_process_died_is_carried_through(services: Services)
 
     services.challenges.created = died  # type: ignore[method-assign,assignment]
     with pytest.raises(ConnectionError):
-        await services.tournaments.progress(tid)
+        await services.tournament_play.progress(tid)
     services.challenges.created = created  # type: ignore[method-assign]
     t = await services.tournaments.get(tid)
     assert t is not None
     [pairing] = [p for p in t.pairings if p.match]
     assert pairing.match is not None and await services.stores.matches.record(pairing.match) is None
-    progress = await services.tournaments.progress(tid)
+    progress = await services.tournament_play.progress(tid)
     assert progress.started == []
     record, _ = await services.records.get(pairing.match)
     assert record.tournament == tid and record.is_active

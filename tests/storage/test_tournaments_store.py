@@ -54,7 +54,7 @@ class TestStart:
         raw = await opened(stores)
         answer = await stores.tournaments.start(T1, CHAT, raw, '{"v":1}', (ANN, BOB), "m1", '{"id":"m1"}',
                                                 accepted=f"{T1}.0", ttl=600)  # fmt: skip
-        assert answer == (Started.STARTED, None)
+        assert answer == (Started.STARTED, ())
         assert await stores.matches.active_match(CHAT, ANN) == "m1"
         assert await stores.matches.active_match(CHAT, BOB) == "m1"
         assert await stores.tournaments.accepted(CHAT, f"{T1}.0") in (b'{"id":"m1"}', '{"id":"m1"}')
@@ -62,18 +62,18 @@ class TestStart:
         # The same start again (a process that read the tournament before) changes nothing.
         again = await stores.tournaments.start(T1, CHAT, raw, '{"v":9}', (ANN, BOB), "m2", "{}",
                                                accepted=f"{T1}.0", ttl=600)  # fmt: skip
-        assert again == (Started.CHANGED, None)
+        assert again == (Started.CHANGED, ())
         assert await stores.matches.active_match(CHAT, ANN) == "m1"
 
     async def test_a_player_busy_in_the_chat_waits(self, stores: Stores) -> None:
         raw = await opened(stores)
         first = await stores.tournaments.start(T1, CHAT, raw, '{"v":1}', (ANN, BOB), "m1", "{}",
                                                accepted=f"{T1}.0", ttl=600)  # fmt: skip
-        assert first == (Started.STARTED, None)
+        assert first == (Started.STARTED, ())
         raw = '{"v":1}'
         busy = await stores.tournaments.start(T1, CHAT, raw, '{"v":2}', (BOB, CAT), "m2", "{}",
                                               accepted=f"{T1}.1", ttl=600)  # fmt: skip
-        assert busy == (Started.PLAYING, 0)
+        assert busy == (Started.PLAYING, (0,))
         assert await stores.matches.active_match(CHAT, CAT) is None
         assert await stores.tournaments.read(T1) in (b'{"v":1}', '{"v":1}')
 
