@@ -281,7 +281,7 @@ async def _cancel(
     try:
         t = await tournaments.cancel(tournament_id, user_id)
     except Rejected as exc:
-        await message.reply(refusal(tr, exc))
+        await message.reply(managing_refusal(tr, exc))
         return
     presenter.tournament_board(t)
 
