@@ -223,6 +223,20 @@ class Presenter:
         sent = await self._to_topic(t.chat_id, text, tournament_text.board_keyboard(tr, t), t.thread_id)
         return sent.message_id
 
+    async def tournament_message(self, t: Tournament) -> int | None:
+        """The message of a tournament that has none (its first post failed, or its group became a supergroup);
+        None when the group removed the bot or Telegram refused it (tried again at the tournament's next look)."""
+        if await self.chats.group_gone(t.chat_id):
+            return None
+        try:
+            return await self.post_tournament(t)
+        except TelegramForbiddenError as exc:
+            log.info("group %s: %s; tournament %s has no message", t.chat_id, exc.message, t.id)
+            await self.chats.set_group_gone(t.chat_id, True)
+        except TelegramBadRequest as exc:
+            log.info("group %s refused the message of tournament %s (%s)", t.chat_id, t.id, exc.message)
+        return None
+
     async def retire_tournament_message(self, t: Tournament, message_id: int) -> None:
         """A message of the tournament that is not its message any more loses its buttons (nothing happens when it
         is gone)."""

@@ -115,9 +115,11 @@ class Timers:
         t = progress.tournament
         if t is None:
             return None
-        if t.message_id is None and t.status in ("signup", "running"):
-            message_id = await self.presenter.post_tournament(t)
-            t, _ = await self.tournaments.set_message(t.id, message_id)
+        posted = t.message_id is None and t.status in ("signup", "running")
+        if posted:
+            message_id = await self.presenter.tournament_message(t)
+            if message_id is not None:
+                t, _ = await self.tournaments.set_message(t.id, message_id)
         for record in progress.started:
             self.presenter.start_match(record)
         if progress.forfeits:
@@ -126,7 +128,8 @@ class Timers:
             with contextlib.suppress(Rejected):  # it ended meanwhile
                 self.presenter.show(await self.moves.surrender(match_id, user_id))
         if t.status not in ("finished", "stopped"):  # an ended one's message is edited with its announcement
-            self.presenter.tournament_board(t)
+            if not posted:
+                self.presenter.tournament_board(t)
             return progress.due
         if t.status == "finished" and not await self._results_out(t):
             return self.clock.time() + RESULTS_WAIT

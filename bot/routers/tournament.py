@@ -142,7 +142,7 @@ async def kick(
     admin's of the tournament's chat)."""
     target, name = await kick_target(message, words, chats)
     if target is None:
-        await message.reply(tr("tournament-kick-who"))
+        await message.reply(tr("tournament-kick-not-entrant", name=name) if name else tr("tournament-kick-who"))
         return
     current = await tournaments.current(message.chat.id)
     try:
@@ -158,8 +158,8 @@ async def kick(
 
 
 async def kick_target(message: Message, words: list[str], chats: Chats) -> tuple[int | None, str]:
-    """Whom ``/tournament kick`` names: the author of the message it replies to, else an @username (one the bot
-    has seen); their id (None: nobody) and their name as the answer shows it (HTML-escaped)."""
+    """Whom ``/tournament kick`` names: the author of the message it replies to, else an @username; their id (None:
+    nobody named, or an @username the bot never saw) and their name as the answer shows it (HTML-escaped)."""
     reply = replied(message)
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
         return reply.from_user.id, user_text(player_of(reply.from_user).name)
