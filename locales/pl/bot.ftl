@@ -285,7 +285,7 @@ help-text = <b>Domino: Bingo i 42</b>
     3. Rywal naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
     Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny.
     Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu.
-    🏆 /tournament — turniej dla 3–16 graczy: zapisy przyciskiem ✅, start ▶, tabela aktualizuje się sama.
+    🏆 /tournament — turniej dla 3–16 graczy: zapisy przyciskiem ✅, start ▶, tabela aktualizuje się sama; dla organizatora i adminów: /tournament stop — zatrzymaj, /tournament kick — usuń gracza.
     /top — sezon tego miesiąca na czacie (/top wszystko — cały ranking czatu, /top wszyscy — ze wszystkich czatów), /stats w odpowiedzi na wiadomość gracza — wasze bezpośrednie pojedynki, /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)
