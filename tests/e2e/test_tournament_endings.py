@@ -14,6 +14,8 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 from bot import render
 from bot.models import Status
 from tests.e2e.conftest import running_bot
@@ -184,6 +186,7 @@ class TestAnnouncement:
 
 
 class TestSupergroup:
+    @pytest.mark.cluster
     async def test_it_goes_on_in_the_supergroup(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """The group becomes a supergroup while a round robin runs: the tournament goes on under the new id, its
         message is posted there with its button, it ends there, and the champion's win counts there."""
