@@ -285,7 +285,9 @@ class Entrant(BaseModel):
     rating: int = 0
     """The group's rating at the start (the knockout's seeding)."""
     left: bool = False
-    """They left the started tournament: their remaining matches are forfeited."""
+    """They left the started tournament (or were removed from it): their remaining matches are forfeited."""
+    removed: bool = False
+    """The organiser or an admin removed them (``left`` is set too)."""
 
 
 class Pairing(BaseModel):
@@ -303,14 +305,18 @@ class Pairing(BaseModel):
     score: tuple[int, int] | None = None
     """Game points of ``a`` and ``b`` in its match (None: decided without one)."""
     forfeit: bool = False
-    """Decided without a match because a player left."""
+    """Decided without a match because a player left, was removed, or was busy too long."""
     bye: bool = False
     """A slot without a player: the other goes on without playing."""
     filled: bool = False
     """A later knockout round: its players came on from the round before."""
+    waiting: float | None = None
+    """Since when it has waited for a player busy in another match of the chat (None: it does not)."""
 
 
-TournamentStatus = Literal["signup", "running", "finished", "cancelled"]
+TournamentStatus = Literal["signup", "running", "finished", "cancelled", "stopped", "moved"]
+"""``stopped``: ended by its organiser or an admin before its last pairing (no champion); ``moved``: its group
+became a supergroup, and it goes on there under a new id (``Tournament.moved_to``)."""
 
 
 class Tournament(BaseModel):
@@ -337,6 +343,15 @@ class Tournament(BaseModel):
     version: int = 0
     champion: int | None = None
     finished: float | None = None
+    stopped_by: Player | None = None
+    """Who stopped it (``status`` ``stopped``)."""
+    moved_to: str | None = None
+    """Its id in the supergroup its group became (``status`` ``moved``)."""
+
+    @property
+    def ended(self) -> bool:
+        """Whether it is over for good (finished, cancelled or stopped; a moved one goes on elsewhere)."""
+        return self.status in ("finished", "cancelled", "stopped")
 
     def entrant_of(self, user_id: int) -> int | None:
         for i, entrant in enumerate(self.entrants):
@@ -388,6 +403,8 @@ class Rejection(enum.Enum):
     """Fewer than three players signed up."""
     NOT_ENTERED = "not_entered"
     """The user does not play this tournament (or left it)."""
+    TOURNAMENT_RUNNING = "tournament_running"
+    """The tournament has started: it is stopped, not cancelled."""
     NOT_MEMBER = "not_member"
     """The user is not in the object's own chat (a deep link, or a button carried there from elsewhere)."""
     NO_REMATCH = "no_rematch"

@@ -259,13 +259,14 @@ class Outbox:
             del lane.shown[next(iter(lane.shown))]
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int | None = None) -> None:
-        """Schedule an edit; a newer one of the same message replaces it while it waits."""
+        """Schedule an edit; a newer one of the same message replaces it while it waits. With ``version``, one
+        not newer than what this process showed of the message is dropped."""
         lane = self._lane(chat_id)
         if version is None:
             version = next(self._versions)
         waiting = lane.pending.get(message_id)
-        if (waiting is not None and waiting[0] > version) or lane.shown.get(message_id, -1) > version:
-            return
+        if (waiting is not None and waiting[0] > version) or lane.shown.get(message_id, -1) >= version:
+            return  # an older version, or the one shown already
         lane.pending[message_id] = (version, text, markup)
         if lane.flusher is None or lane.flusher.done():
             lane.flusher = asyncio.create_task(self._flush(chat_id, lane))

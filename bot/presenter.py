@@ -216,46 +216,85 @@ class Presenter:
     # -- tournaments ---------------------------------------------------------------------
 
     async def post_tournament(self, t: Tournament) -> int:
-        """A new tournament's sign-up message in its chat (its topic), with its buttons; the message's id."""
+        """The tournament's message in its chat (its topic), with its buttons: a new sign-up's, or the message of one
+        on posted again (``/tournament``, a group that became a supergroup); the message's id."""
         tr = self.i18n[t.lang]
         text = tournament_text.board_text(tr, t, self.clock())
         sent = await self._to_topic(t.chat_id, text, tournament_text.board_keyboard(tr, t), t.thread_id)
         return sent.message_id
 
-    def tournament_snapshot(self, t: Tournament) -> str:
-        """The tournament's message as it stands, as a text (``/tournament`` while one is on)."""
-        return tournament_text.board_text(self.i18n[t.lang], t, self.clock())
+    async def tournament_message(self, t: Tournament) -> int | None:
+        """The message of a tournament that has none (its first post failed, or its group became a supergroup);
+        None when the group removed the bot or Telegram refused it (tried again at the tournament's next look)."""
+        if await self.chats.group_gone(t.chat_id):
+            return None
+        try:
+            return await self.post_tournament(t)
+        except TelegramForbiddenError as exc:
+            log.info("group %s: %s; tournament %s has no message", t.chat_id, exc.message, t.id)
+            await self.chats.set_group_gone(t.chat_id, True)
+        except TelegramBadRequest as exc:
+            log.info("group %s refused the message of tournament %s (%s)", t.chat_id, t.id, exc.message)
+        return None
+
+    async def retire_tournament_message(self, t: Tournament, message_id: int) -> None:
+        """A message of the tournament that is not its message any more loses its buttons (nothing happens when it
+        is gone)."""
+        await self.outbox.strip(t.chat_id, message_id)
 
     def tournament_board(self, t: Tournament) -> None:
         """Edit the tournament's message to ``t`` when the group's budget allows (an older state never replaces
-        a newer one: the edit's version is the tournament's)."""
+        a newer one, nor one shown already: the edit's version is the tournament's)."""
         if t.message_id is None:
             return
         tr = self.i18n[t.lang]
         text = tournament_text.board_text(tr, t, self.clock())
         self.outbox.edit(t.chat_id, t.message_id, text, tournament_text.board_keyboard(tr, t), version=t.version)
 
+    async def tournament_forfeits(self, t: Tournament, forfeits: list[tuple[int, tuple[int, ...]]]) -> None:
+        """Tell the group of pairings forfeited by players busy in other matches (pairing, busy entrants)."""
+        if await self.chats.group_gone(t.chat_id):
+            return
+        tr = self.i18n[t.lang]
+        lines = [tournament_text.busy_forfeit_line(tr, t, t.pairings[n], set(busy)) for n, busy in forfeits]
+        await self._to_topic(t.chat_id, "\n".join(lines), None, t.thread_id)
+
     async def tournament_over(self, t: Tournament) -> None:
         """The end: the champion with a picture of the final standings or bracket (drawn off the event loop; a
-        text when pictures are off or the drawing failed), and the message edited to its final state. A group
-        that removed the bot gets nothing; other failures reach the caller."""
+        text when pictures are off, the drawing failed or the group refused the picture), and the message edited
+        to its final state; a stopped one: the standings so far, as a text. A group that removed the bot gets
+        nothing; other failures reach the caller."""
         self.tournament_board(t)
         if await self.chats.group_gone(t.chat_id):
             return
         tr = self.i18n[t.lang]
-        caption = tournament_text.over_caption(tr, t)
-        png = None
-        if self.painter is not None:
-            png = await self.painter.png(tournament_text.picture(tr, t), key=f"tn:{t.id}:{t.lang}")
         try:
-            if png is None:
+            if t.status == "stopped":
+                await self._to_topic(t.chat_id, tournament_text.stopped_text(tr, t), None, t.thread_id)
+                return
+            caption = tournament_text.over_caption(tr, t)
+            if not await self._tournament_picture(t, caption):
                 await self._to_topic(t.chat_id, caption, None, t.thread_id)
-            else:
-                await in_topic(t.thread_id, lambda topic: self.outbox.send_photo(t.chat_id, png, caption,
-                                                                                thread=topic))  # fmt: skip
         except TelegramForbiddenError as exc:
             log.info("group %s: %s; the end of tournament %s is dropped", t.chat_id, exc.message, t.id)
             await self.chats.set_group_gone(t.chat_id, True)
+
+    async def _tournament_picture(self, t: Tournament, caption: str) -> bool:
+        """The end's picture with its caption; False when there is none (pictures off, the drawing failed) or the
+        group refused it (any 400: members may not send pictures there, say)."""
+        if self.painter is None:
+            return False
+        tr = self.i18n[t.lang]
+        png = await self.painter.png(tournament_text.picture(tr, t), key=f"tn:{t.id}:{t.lang}")
+        if png is None:
+            return False
+        try:
+            await in_topic(t.thread_id, lambda topic: self.outbox.send_photo(t.chat_id, png, caption, thread=topic))
+        except TelegramBadRequest as exc:
+            log.info("group %s refused the picture of tournament %s (%s); its end goes as a text", t.chat_id, t.id,
+                     exc.message)  # fmt: skip
+            return False
+        return True
 
     # -- other messages ------------------------------------------------------------------
 

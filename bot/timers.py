@@ -12,6 +12,7 @@ Handlers ask the services and hand what Telegram must show to the presenter.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable
@@ -34,6 +35,10 @@ RESULTS_WAIT = 2.0
 """Seconds between two looks whether a finished tournament's last results are in its group."""
 RESULTS_PATIENCE = 120.0
 """Seconds a tournament's end waits at most for its matches' results to be posted."""
+ANNOUNCE_TRIES = 6
+"""How often a tournament's end is tried in its group before it is given up."""
+ANNOUNCE_AGAIN = 30.0
+"""Seconds before a failed announcement of a tournament's end is tried again (doubled each time)."""
 
 
 class Timers:
@@ -46,6 +51,7 @@ class Timers:
         self.terms = services.terms
         self.results = services.results
         self.tournaments = services.tournaments
+        self.tournament_play = services.tournament_play
         self.presenter = presenter
         self.clock = clock
         self.metrics = metrics or Metrics()
@@ -101,28 +107,55 @@ class Timers:
     # -- tournaments -------------------------------------------------------------
 
     async def tournament_due(self, tournament_id: str) -> float | None:
-        """Move a tournament on (``Tournaments.progress``): the matches it started go out, its message is edited
-        when its standings changed, and its end is announced once (the mark first, as a season's: a job run
-        again announces nothing; a post Telegram did not take clears it, and the job runs again)."""
-        progress = await self.tournaments.progress(tournament_id)
+        """Move a tournament on (``TournamentPlay.progress``): its message posted where it has none (its first
+        post failed, or its group became a supergroup), the matches it started go out, the group is told of
+        pairings forfeited by busy players, matches of players who left are given up, its message is edited, and
+        its end is announced once (``_announce``)."""
+        progress = await self.tournament_play.progress(tournament_id)
         t = progress.tournament
         if t is None:
             return None
+        posted = t.message_id is None and t.status in ("signup", "running")
+        if posted:
+            message_id = await self.presenter.tournament_message(t)
+            if message_id is not None:
+                t, _ = await self.tournaments.set_message(t.id, message_id)
         for record in progress.started:
             self.presenter.start_match(record)
-        if progress.changed and t.status != "finished":  # a finished one's message is edited with its end
-            self.presenter.tournament_board(t)
+        if progress.forfeits:
+            await self.presenter.tournament_forfeits(t, [(f.pairing, f.busy) for f in progress.forfeits])
+        for match_id, user_id in progress.give_up:
+            with contextlib.suppress(Rejected):  # it ended meanwhile
+                self.presenter.show(await self.moves.surrender(match_id, user_id))
+        if t.status not in ("finished", "stopped"):  # an ended one's message is edited with its announcement
+            if not posted:
+                self.presenter.tournament_board(t)
+            return progress.due
         if t.status == "finished" and not await self._results_out(t):
             return self.clock.time() + RESULTS_WAIT
-        if t.status == "finished" and await self.tournaments.claim_announcement(t):
-            try:
-                await self.presenter.tournament_over(t)
-            except Exception:
-                await self.tournaments.release_announcement(t)
-                raise
-            log.info("chat %s: tournament %s over, champion %s", t.chat_id, t.id,
-                     None if t.champion is None else t.entrants[t.champion].player.id)  # fmt: skip
-        return progress.due
+        return await self._announce(t)
+
+    async def _announce(self, t: Tournament) -> float | None:
+        """The end announced once: the mark first, as a season's (a job run again announces nothing). A post
+        Telegram did not take clears it and is tried again later, ``ANNOUNCE_TRIES`` times at most (then it is
+        given up, and the message alone shows the end)."""
+        if not await self.tournaments.claim_announcement(t):
+            return None
+        try:
+            await self.presenter.tournament_over(t)
+        except Exception as exc:
+            tries = await self.tournaments.announcement_tries(t)
+            if tries >= ANNOUNCE_TRIES:
+                log.warning("chat %s: the end of tournament %s given up after %s tries (%s: %s)", t.chat_id, t.id,
+                            tries, type(exc).__name__, exc)  # fmt: skip
+                return None
+            await self.tournaments.release_announcement(t)
+            log.warning("chat %s: the end of tournament %s failed (%s: %s); try %s of %s", t.chat_id, t.id,
+                        type(exc).__name__, exc, tries, ANNOUNCE_TRIES)  # fmt: skip
+            return self.clock.time() + ANNOUNCE_AGAIN * 2.0 ** (tries - 1)
+        log.info("chat %s: tournament %s %s, champion %s", t.chat_id, t.id, t.status,
+                 None if t.champion is None else t.entrants[t.champion].player.id)  # fmt: skip
+        return None
 
     async def _results_out(self, t: Tournament) -> bool:
         """Whether the results of the tournament's matches are in the group (so that its end is read after

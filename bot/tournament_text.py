@@ -46,6 +46,9 @@ def board_text(tr: Translator, t: Tournament, now: float) -> str:
     head = tr("tournament-head", game=game, target=t.target, format=t.format or "rr", n=len(t.entrants))
     lines = [head, tr("tournament-clock", clock=render.clock_text(tr, t.clock))]
     lines += _standings_lines(tr, t) if t.format == "rr" else _bracket_lines(tr, t)
+    if t.status == "stopped":
+        lines.append(tr("tournament-stopped", name=user_text(t.stopped_by.name if t.stopped_by else creator)))
+        return "\n".join(lines)
     if t.status == "finished":
         if t.champion is None:
             lines.append(tr("tournament-no-champion"))
@@ -93,6 +96,8 @@ def _pairing_line(tr: Translator, t: Tournament, p: Pairing) -> str:
         winner = name_of(t, p.winner, tr)
         if p.bye or loser is None:
             return tr("tournament-ko-bye", a=f"<b>{winner}</b>")
+        if t.entrants[loser].removed:
+            return tr("tournament-ko-removed", a=f"<b>{winner}</b>", b=name_of(t, loser, tr))
         left = "yes" if t.entrants[loser].left else "no"
         return tr("tournament-ko-forfeit", a=f"<b>{winner}</b>", b=name_of(t, loser, tr), b_left=left)
     key = "tournament-ko-playing" if p.match is not None else "tournament-ko-waiting"
@@ -120,6 +125,27 @@ def over_caption(tr: Translator, t: Tournament) -> str:
     if t.champion is None:
         return tr("tournament-over-nobody", game=game, n=n)
     return tr("tournament-over-caption", name=user_text(t.entrants[t.champion].player.name), game=game, n=n)
+
+
+def stopped_text(tr: Translator, t: Tournament) -> str:
+    """The announcement of a stopped tournament: who stopped it, and the standings or the bracket so far."""
+    by = user_text(t.stopped_by.name if t.stopped_by else t.creator.name)
+    head = tr("tournament-stopped-announce", game=game_name(tr, t.preset), n=len(t.entrants), name=by,
+              format=t.format or "rr")  # fmt: skip
+    lines = _standings_lines(tr, t) if t.format == "rr" else _bracket_lines(tr, t)
+    return "\n".join([head, *lines]).rstrip()
+
+
+def busy_forfeit_line(tr: Translator, t: Tournament, p: Pairing, busy: set[int]) -> str:
+    """A pairing forfeited because ``busy`` (one or both of its players) played other matches too long."""
+    clock = render.clock_text(tr, t.clock)
+    if len(busy) == 1:
+        [late] = busy
+        return tr("tournament-busy-forfeit", name=name_of(t, late, tr), opponent=name_of(t, p.winner, tr), clock=clock)
+    a, b = name_of(t, p.a, tr), name_of(t, p.b, tr)
+    if p.winner is None:
+        return tr("tournament-busy-both-rr", a=a, b=b, clock=clock)
+    return tr("tournament-busy-both-ko", a=a, b=b, clock=clock, winner=name_of(t, p.winner, tr))
 
 
 def picture(tr: Translator, t: Tournament) -> TournamentPicture:

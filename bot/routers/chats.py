@@ -14,6 +14,7 @@ from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES
 from bot.services.chats import Chats
 from bot.services.records import Records
+from bot.services.tournaments import Tournaments
 
 GONE = ("left", "kicked")
 
@@ -49,11 +50,13 @@ async def membership(
             await presenter.resend_panel(record, seat)
 
 
-async def migrated(message: Message, presenter: Presenter, log_ctx: dict[str, Any]) -> None:
-    """The group became a supergroup: its matches, settings, leaderboard and history move to the new id."""
+async def migrated(message: Message, presenter: Presenter, tournaments: Tournaments, log_ctx: dict[str, Any]) -> None:
+    """The group became a supergroup: its matches, settings, leaderboard and history move to the new id, and so
+    do its tournament and tournament wins."""
     assert message.migrate_to_chat_id is not None
     log_ctx["action"] = "migrate"
     await presenter.migrated(message.chat.id, message.migrate_to_chat_id)
+    await tournaments.migrated(message.chat.id, message.migrate_to_chat_id)
 
 
 def build() -> Router:

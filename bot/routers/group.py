@@ -144,7 +144,8 @@ async def cancel(
 ) -> None:
     """Remove your open challenge, or (an admin of its group, in reply to it) anyone's; in reply to a
     tournament's sign-up, cancel it (its creator, or an admin of its group). Only a reply to this bot's own
-    message names anything: who may act is the services' to say, from the challenge's own chat."""
+    message names anything: who may act is the services' to say, from the challenge's own chat. Without a
+    reply and without an open challenge of yours, the sign-up of the tournament you organise there."""
     user = message.from_user
     if user is None or await tournament.cancel_in_reply(message, tournaments, presenter, tr):
         return
@@ -155,7 +156,8 @@ async def cancel(
     if challenge_id is None:
         own = await challenges.open_challenge_of(message.chat.id, user.id)
         if own is None:
-            await message.reply(tr("error-no-challenge"))
+            if not await tournament.cancel_own(message, tournaments, presenter, tr):
+                await message.reply(tr("error-no-challenge"))
             return
         challenge_id = own.id
     try:

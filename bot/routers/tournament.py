@@ -1,9 +1,11 @@
-"""Tournaments: ``/tournament [game]`` in a group opens a sign-up (or shows the one on), its ✅ ▶ 🚪 buttons,
-``/cancel`` in reply to its message, and ``/start t_<tournament>`` for one sent to the bot to sign up."""
+"""Tournaments: ``/tournament [game]`` in a group opens a sign-up (or posts the one on again), its ✅ ▶ 🚪 buttons,
+``/tournament kick`` and ``/tournament stop`` for its organiser or an admin, ``/cancel`` (in reply to its message,
+or its organiser's without one), and ``/start t_<tournament>`` for one sent to the bot to sign up."""
 
 from __future__ import annotations
 
-import contextlib
+import functools
+import re
 from typing import Any
 
 from aiogram import F, Router
@@ -13,7 +15,7 @@ from aiogram.types import CallbackQuery, Message, User
 from bot import keyboards
 from bot.callbacks import TournamentCb
 from bot.i18n import I18n, Translator
-from bot.models import Rejection, Tournament
+from bot.models import LANGS, Rejection, Tournament
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
@@ -21,15 +23,16 @@ from bot.routers.common import (
     choose_preset,
     own_reply,
     person,
+    player_of,
     preset_words,
+    replied,
     topic_of,
     unknown_game,
 )
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
-from bot.services.moves import Moves
 from bot.services.tournaments import Tournaments
-from bot.texts import game_name
+from bot.texts import game_name, user_text
 
 REFUSALS = {
     Rejection.TOURNAMENT_FULL: "toast-tournament-full",
@@ -37,11 +40,33 @@ REFUSALS = {
     Rejection.NOT_ALLOWED: "toast-tournament-creator-only",
     Rejection.NOT_ENTERED: "toast-tournament-not-entered",
     Rejection.NOT_MEMBER: "toast-not-member",
+    Rejection.TOURNAMENT_RUNNING: "tournament-cancel-running",
 }
+MANAGING = {
+    Rejection.NO_TOURNAMENT: "tournament-none",
+}
+"""The refusals of the organiser's commands (``/tournament kick``, ``/tournament stop``, ``/cancel``)."""
+USERNAME = re.compile(r"@[A-Za-z0-9_]{4,32}")
 
 
 def refusal(tr: Translator, exc: Rejected) -> str:
     return tr(REFUSALS.get(exc.reason, "toast-tournament-gone"))
+
+
+def managing_refusal(tr: Translator, exc: Rejected) -> str:
+    return tr(MANAGING[exc.reason]) if exc.reason in MANAGING else refusal(tr, exc)
+
+
+@functools.cache
+def command_words(i18n: I18n) -> dict[str, str]:
+    """The words after ``/tournament`` that name what its organiser does (``kick``, ``stop``), in every language,
+    lower case (made once per set of locales)."""
+    words: dict[str, str] = {}
+    for lang in LANGS:
+        for action in ("kick", "stop"):
+            for word in i18n[lang](f"words-tournament-{action}").split(","):
+                words[word.strip().lower()] = action
+    return words
 
 
 async def tournament_command(
@@ -54,17 +79,26 @@ async def tournament_command(
     tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
-    """``/tournament [game]``: open a sign-up for the chat's game (or the one named); with one on, show it."""
+    """``/tournament [game]``: open a sign-up for the chat's game (or the one named); with one on, post its
+    message again (with its buttons). ``/tournament kick @user`` (or in reply to them), ``/tournament stop``: the
+    organiser's (or an admin's)."""
     user = message.from_user
     if user is None or message.sender_chat is not None or user.is_bot:
         await message.reply(tr("error-not-a-person"))
         return
     words = (command.args or "").split()
+    action = command_words(i18n).get(words[0].lower()) if words else None
+    if action is not None:
+        log_ctx["action"] = f"tournament:{action}"
+        act = kick if action == "kick" else stop
+        await act(message, user, words[1:], tournaments, chats, presenter, tr)
+        return
     current = await tournaments.current(message.chat.id)
     if current is not None:
         log_ctx["action"] = "tournament:show"
-        snapshot = presenter.tournament_snapshot(current)
-        await message.reply(tr("tournament-on") + "\n\n" + snapshot if words else snapshot)
+        if words:
+            await message.reply(tr("tournament-on"))
+        await repost(current, tournaments, presenter)
         return
     settings = await chats.settings(message.chat.id)
     preset, target = settings.preset, settings.target
@@ -85,10 +119,69 @@ async def tournament_command(
     except Rejected:
         found = await tournaments.current(message.chat.id)
         if found is not None:
-            await message.reply(presenter.tournament_snapshot(found))
+            await repost(found, tournaments, presenter)
         return
     log_ctx["action"] = f"tournament:{t.preset}"
     await tournaments.set_message(t.id, await presenter.post_tournament(t))
+
+
+async def repost(t: Tournament, tournaments: Tournaments, presenter: Presenter) -> None:
+    """The tournament's message again at the bottom of its chat, with its buttons; it becomes the tournament's,
+    and the one before loses its buttons (if it is still there)."""
+    t, before = await tournaments.set_message(t.id, await presenter.post_tournament(t))
+    if before is not None and before != t.message_id:
+        await presenter.retire_tournament_message(t, before)
+
+
+async def kick(
+    message: Message, user: User, words: list[str], tournaments: Tournaments, chats: Chats, presenter: Presenter,
+    tr: Translator,
+) -> None:  # fmt: skip
+    """``/tournament kick @user`` or in reply to the player's message: off the tournament (the organiser's, or an
+    admin's of the tournament's chat)."""
+    target, name = await kick_target(message, words, chats)
+    if target is None:
+        await message.reply(tr("tournament-kick-not-entrant", name=name) if name else tr("tournament-kick-who"))
+        return
+    current = await tournaments.current(message.chat.id)
+    try:
+        if current is None:
+            raise Rejected(Rejection.NO_TOURNAMENT)
+        t = await tournaments.remove(current.id, user.id, target)
+    except Rejected as exc:
+        text = tr("tournament-kick-not-entrant", name=name) if exc.reason is Rejection.NOT_ENTERED else None
+        await message.reply(text or managing_refusal(tr, exc))
+        return
+    await message.reply(tr("tournament-kicked", name=name, signup="yes" if t.status == "signup" else "no"))
+    presenter.tournament_board(t)
+
+
+async def kick_target(message: Message, words: list[str], chats: Chats) -> tuple[int | None, str]:
+    """Whom ``/tournament kick`` names: the author of the message it replies to, else an @username; their id (None:
+    nobody named, or an @username the bot never saw) and their name as the answer shows it (HTML-escaped)."""
+    reply = replied(message)
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return reply.from_user.id, user_text(player_of(reply.from_user).name)
+    named = next((w for w in words if USERNAME.fullmatch(w)), None)
+    if named is None:
+        return None, ""
+    return await chats.user_by_username(named[1:]), user_text(named)
+
+
+async def stop(
+    message: Message, user: User, words: list[str], tournaments: Tournaments, chats: Chats, presenter: Presenter,
+    tr: Translator,
+) -> None:  # fmt: skip
+    """``/tournament stop``: the chat's tournament ends now with its standings so far (a sign-up is cancelled)."""
+    current = await tournaments.current(message.chat.id)
+    try:
+        if current is None:
+            raise Rejected(Rejection.NO_TOURNAMENT)
+        t = await tournaments.stop(current.id, player_of(user))
+    except Rejected as exc:
+        await message.reply(managing_refusal(tr, exc))
+        return
+    presenter.tournament_board(t)
 
 
 async def private_tournament(message: Message, tr: Translator) -> None:
@@ -100,13 +193,12 @@ async def pressed(
     callback_data: TournamentCb,
     tournaments: Tournaments,
     chats: Chats,
-    moves: Moves,
     presenter: Presenter,
     i18n: I18n,
     user_tr: Translator,
     log_ctx: dict[str, Any],
 ) -> None:
-    """✅ join or leave the sign-up, ▶ start it, 🚪 leave the started tournament (pressed twice)."""
+    """✅ join or leave the sign-up, ▶ start it, 🚪 leave the started tournament (one press)."""
     t = await tournaments.get(callback_data.t)
     tr = i18n[t.lang] if t is not None else user_tr
     log_ctx["action"] = f"tournament:{callback_data.a}"
@@ -119,7 +211,7 @@ async def pressed(
         elif callback_data.a == "s":
             await _start(query, t, tournaments, presenter, tr)
         elif callback_data.a == "l":
-            await _leave(query, t, tournaments, moves, presenter, tr)
+            await _leave(query, t, tournaments, presenter, tr)
         else:
             await query.answer(tr("toast-tournament-gone"))
     except Rejected as exc:
@@ -150,22 +242,13 @@ async def _start(
 
 
 async def _leave(
-    query: CallbackQuery, t: Tournament, tournaments: Tournaments, moves: Moves, presenter: Presenter,
-    tr: Translator,
-) -> None:  # fmt: skip
-    user = query.from_user
-    at = t.entrant_of(user.id)
-    if t.status != "running" or at is None or t.entrants[at].left:
-        raise Rejected(Rejection.NOT_ENTERED)
-    if not await tournaments.ask_to_leave(t.id, user.id):
-        await query.answer(tr("toast-tournament-leave-confirm"), show_alert=True)
-        return
-    t, playing = await tournaments.leave(t.id, user.id)
-    await query.answer(tr("toast-tournament-left"))
+    query: CallbackQuery, t: Tournament, tournaments: Tournaments, presenter: Presenter, tr: Translator
+) -> None:
+    """One press leaves, at once: the answer says what it did (the match being played is given up by the
+    tournament's job)."""
+    t = await tournaments.leave(t.id, query.from_user.id)
+    await query.answer(tr("toast-tournament-left-now"), show_alert=True)
     presenter.tournament_board(t)
-    if playing is not None:
-        with contextlib.suppress(Rejected):  # it ended meanwhile
-            presenter.show(await moves.surrender(playing, user.id))
 
 
 async def cancel_in_reply(message: Message, tournaments: Tournaments, presenter: Presenter, tr: Translator) -> bool:
@@ -175,13 +258,31 @@ async def cancel_in_reply(message: Message, tournaments: Tournaments, presenter:
     data = button_data(own_reply(message), TournamentCb.__prefix__)
     if data is None or user is None:
         return False
-    try:
-        t = await tournaments.cancel(TournamentCb.unpack(data).t, user.id)
-    except Rejected as exc:
-        await message.reply(refusal(tr, exc))
-        return True
-    presenter.tournament_board(t)
+    await _cancel(message, TournamentCb.unpack(data).t, user.id, tournaments, presenter, tr)
     return True
+
+
+async def cancel_own(message: Message, tournaments: Tournaments, presenter: Presenter, tr: Translator) -> bool:
+    """``/cancel`` without a reply by the organiser of the chat's tournament: its sign-up is cancelled (a started
+    one is refused with how to stop it). False when they organise none there."""
+    user = message.from_user
+    t = None if user is None else await tournaments.organised(message.chat.id, user.id)
+    if t is None or user is None:
+        return False
+    await _cancel(message, t.id, user.id, tournaments, presenter, tr)
+    return True
+
+
+async def _cancel(
+    message: Message, tournament_id: str, user_id: int, tournaments: Tournaments, presenter: Presenter,
+    tr: Translator,
+) -> None:  # fmt: skip
+    try:
+        t = await tournaments.cancel(tournament_id, user_id)
+    except Rejected as exc:
+        await message.reply(managing_refusal(tr, exc))
+        return
+    presenter.tournament_board(t)
 
 
 async def join_by_link(

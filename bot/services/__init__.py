@@ -8,7 +8,8 @@
 - ``results``: leaderboards, stats, histories.
 - ``rematches``: the rematch button under a finished match (a challenge of its own kind).
 - ``seats``: a person or a computer policy in each seat, and what happens next after a write.
-- ``tournaments``: a group's tournaments (their plan: ``bracket``, pure).
+- ``tournaments``: a group's tournaments, their sign-up and their organiser's say (their plan: ``bracket``, pure;
+  reads and writes: ``tournament_book``); ``tournament_play``: a running tournament's job.
 - ``turn_clock``: when a match's clock looks at it next (a pure function).
 - ``census``: what the operator's gauges read from Redis (matches, challenges, screens and jobs due).
 - ``authority``: who may manage or join an object, asked of the object's own chat.
@@ -34,6 +35,8 @@ from bot.services.rematches import Rematches
 from bot.services.results import Results
 from bot.services.seats import Seats
 from bot.services.terms import Terms
+from bot.services.tournament_book import TournamentBook
+from bot.services.tournament_play import TournamentPlay
 from bot.services.tournaments import Tournaments
 from bot.storage.base import Failed, ignore
 from bot.storage.budgets import BudgetStore
@@ -100,6 +103,7 @@ class Services:
     seats: Seats
     rematches: Rematches
     tournaments: Tournaments
+    tournament_play: TournamentPlay
     census: Census
     authority: Authority
 
@@ -123,7 +127,8 @@ class Services:
         stores = Stores.build(redis, prefix=prefix, clock=clock, failed=metrics.redis_failed)
         scheduler = Scheduler(stores.jobs, clock, metrics=metrics)
         terms = Terms(**options)  # type: ignore[arg-type]
-        finisher = Finisher(stores.matches, stores.results, scheduler, terms)
+        book = TournamentBook(stores.tournaments, clock=clock.time)
+        finisher = Finisher(stores.matches, stores.results, scheduler, terms, book)
         records = Records(stores.matches, finisher, cache_size=cache_size)
         seats = Seats(scheduler, pause=terms.computer_pause)
         moves = Moves(records, stores.matches, finisher, seats, terms, clock=clock.time)
@@ -145,15 +150,17 @@ class Services:
             seats=seats,
             rematches=Rematches(challenges, stores.challenges, stores.matches, records, terms, clock=clock.time),
             tournaments=Tournaments(
+                book, stores.tournaments, chats, stores.results, scheduler, terms, authority, clock=clock.time
+            ),
+            tournament_play=TournamentPlay(
+                book,
                 stores.tournaments,
                 challenges,
                 stores.matches,
                 records,
                 chats,
-                stores.results,
                 scheduler,
                 terms,
-                authority,
                 clock=clock.time,
             ),
             census=Census(stores.matches, stores.challenges, stores.jobs, clock=clock.time),

@@ -11,7 +11,9 @@ group's rating (the best first; sign-up order breaks ties) in the usual
 order (1 meets the lowest, 1 and 2 only in the final), so the top seeds get
 the byes. A pairing with nobody in a slot is decided at once (a bye); one
 whose player left is decided for the other (a forfeit), and one whose two
-players both left sends nobody on.
+players both left sends nobody on. A match that ends with no winner (abandoned
+after weeks without a move), and a pairing both of whose players stayed busy
+in other matches too long, send the higher seed on.
 """
 
 from __future__ import annotations
@@ -169,6 +171,36 @@ def startable(t: Tournament, busy: Iterable[int] = ()) -> list[Pairing]:
     return ready
 
 
+def wait_for_busy(t: Tournament, busy: set[int], now: float) -> list[tuple[Pairing, set[int]]]:
+    """Pairings kept waiting by ``busy`` entrants (playing other matches in the chat): each such pairing whose
+    players play no match of this tournament notes since when it waits (a pairing that no longer waits forgets
+    it), and one that has waited the tournament's clock or longer is forfeited (``forfeit_busy``). Returns those
+    forfeited, with their busy entrants."""
+    taken = {x for p in t.pairings if p.match is not None and not p.done for x in (p.a, p.b) if x is not None}
+    forfeited: list[tuple[Pairing, set[int]]] = []
+    for p in t.pairings:
+        if p.done or p.match is not None:
+            continue
+        a, b = p.a, p.b
+        blocked = {x for x in (a, b) if x in busy}
+        ready = (a is not None and b is not None and _known(t, p) and not {a, b} & taken
+                 and not t.entrants[a].left and not t.entrants[b].left)  # fmt: skip
+        if not blocked or not ready:
+            p.waiting = None
+        elif p.waiting is None:
+            p.waiting = now
+        elif now - p.waiting >= t.clock:
+            forfeit_busy(t, p, blocked)
+            forfeited.append((p, blocked))
+    return forfeited
+
+
+def waiting_until(t: Tournament) -> float | None:
+    """When the first pairing waiting for a busy player is forfeited, unless it starts first."""
+    ends = [p.waiting + t.clock for p in t.pairings if p.waiting is not None and not p.done]
+    return min(ends) if ends else None
+
+
 def leave(t: Tournament, entrant: int) -> list[Pairing]:
     """An entrant leaves: marked, and the pairings left to them decided for their opponents by ``settle``.
     Returns their pairing being played now (its match is given up), if any."""
@@ -176,15 +208,47 @@ def leave(t: Tournament, entrant: int) -> list[Pairing]:
     return [p for p in t.pairings if p.match is not None and not p.done and entrant in (p.a, p.b)]
 
 
+def seeds(t: Tournament) -> list[int]:
+    """The entrants best seed first: by the group's rating at the start, then who signed up first."""
+    return sorted(range(len(t.entrants)), key=lambda x: (-t.entrants[x].rating, x))
+
+
+def higher_seed(t: Tournament, a: int | None, b: int | None) -> int | None:
+    """The better seeded of two entrants (a missing one is no seed)."""
+    if a is None or b is None:
+        return b if a is None else a
+    order = seeds(t)
+    return a if order.index(a) < order.index(b) else b
+
+
 def record_result(t: Tournament, p: Pairing, winner_seat: int | None, score: tuple[int, int]) -> None:
-    """A pairing's match ended: seat 0 of its match is ``p.a``. ``winner_seat`` None: no winner (abandoned after
-    weeks without a move): in a round robin nobody gets the win; in a knockout the first seed (``a``) goes on."""
+    """A pairing's match ended: seat 0 of its match is ``p.a``. A player who left (or was removed) meanwhile loses
+    it whatever the match says. ``winner_seat`` None: no winner (abandoned after weeks without a move): in a round
+    robin nobody gets the win; in a knockout the higher seed goes on."""
     p.done = True
     p.score = score
-    if winner_seat is not None:
+    p.waiting = None
+    here = [x for x in (p.a, p.b) if x is not None and not t.entrants[x].left]
+    if len(here) < 2:
+        p.winner = here[0] if here else None
+    elif winner_seat is not None:
         p.winner = p.a if winner_seat == 0 else p.b
     elif t.format == "ko":
-        p.winner = p.a
+        p.winner = higher_seed(t, p.a, p.b)
+
+
+def forfeit_busy(t: Tournament, p: Pairing, busy: set[int]) -> None:
+    """A pairing that waited longer than the tournament's clock for ``busy`` (entrants playing other matches in
+    the chat) is decided without a match: one busy loses it; both busy, nobody wins in a round robin, and in a
+    knockout the higher seed goes on (as when a match ends with no winner)."""
+    p.done = True
+    p.forfeit = True
+    p.waiting = None
+    free = [x for x in (p.a, p.b) if x is not None and x not in busy]
+    if len(free) == 1:
+        p.winner = free[0]
+    else:
+        p.winner = higher_seed(t, p.a, p.b) if t.format == "ko" else None
 
 
 def standings(t: Tournament) -> list[int]:

@@ -22,6 +22,8 @@ FLAG_TTL = 5.0
 """Seconds a flag this process read or wrote is trusted before it is read again."""
 FLAGS_KEPT = 65536
 GREET_AGAIN_AFTER = 86400
+MIGRATION_KEPT = 90 * 86400
+"""Seconds a group's upgrade to a supergroup is remembered (a tournament's job finds its new id by it)."""
 """Seconds after a greeting in which the bot, removed and added again, does not greet the group again."""
 
 
@@ -147,10 +149,15 @@ class Chats:
 
     # -- a group that becomes a supergroup -----------------------------------------------
 
+    async def migrated_to(self, chat_id: int) -> int | None:
+        """The supergroup a group became, if it did."""
+        return await self.store.migrated_to(chat_id)
+
     async def migrate(self, old: int, new: int) -> list[str]:
         """A group became a supergroup with a new id: its settings, leaderboard, stats, history and active
         matches move there (a key already present under the new id is kept). Returns the matches moved."""
         log.info("chat %s migrated to %s", old, new)
+        await self.store.set_migrated(old, new, ttl=MIGRATION_KEPT)
         moves = [*self.store.chat_keys(old, new), *await self.results.chat_keys(old, new)]
         players: list[int] = []
         moved: list[str] = []

@@ -6,8 +6,9 @@ steps after it are each in one slot and each done once however often they
 run: the chat's table, indexes and history, the two players' head-to-head
 record and the chat's season (the summary gets the chat's rating change and
 the series there; a season's first match schedules its end), the global
-table, each player's indexes and history, the match's clock job; last, the
-summary kept with the match and its result posted. A process that dies
+table, each player's indexes and history, the match's clock job, a
+tournament match's result written into its tournament (``TournamentBook``);
+last, the summary kept with the match and its result posted. A process that dies
 between them leaves the rest to whoever reads the match's screens next
 (``Records.screens``).
 """
@@ -22,6 +23,7 @@ from bot.models import Finish, MatchRecord, Status, Summary
 from bot.scheduler import Scheduler, clock_job, season_job, tournament_job
 from bot.seasons import season_end
 from bot.services.terms import Terms
+from bot.services.tournament_book import TournamentBook
 from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
 from engine import Match
@@ -65,8 +67,11 @@ def finishing_note(record: MatchRecord, new: MatchRecord, match: Match) -> tuple
 class Finisher:
     """Carries a finish through its steps, each once."""
 
-    def __init__(self, matches: MatchStore, results: ResultStore, scheduler: Scheduler, terms: Terms) -> None:
+    def __init__(
+        self, matches: MatchStore, results: ResultStore, scheduler: Scheduler, terms: Terms, tournaments: TournamentBook
+    ) -> None:
         self.matches = matches
+        self.tournaments = tournaments
         self.results = results
         self.scheduler = scheduler
         self.terms = terms
@@ -103,7 +108,9 @@ class Finisher:
         await _together(steps)
         await self.scheduler.unschedule(clock_job(match_id))
         if record.tournament is not None:
-            # Its players are free in the chat now: the tournament takes the result and starts what waited.
+            # The result counts in the tournament now (not read from the match later: its record expires), and its
+            # players are free in the chat: the tournament's job starts what waited (and announces an end).
+            await self.tournaments.record_result(record)
             await self.scheduler.schedule(tournament_job(record.tournament), self.scheduler.clock.time())
             self.scheduler.wake()
         await self.matches.finished(match_id, summary, ttl=self.terms.finished_ttl)

@@ -27,6 +27,7 @@ from bot.services.records import Records
 from bot.services.seats import Seats
 from bot.services.terms import Terms
 from bot.storage.base import StorageUnavailable
+from bot.storage.keys import challenge_chat, moved_id
 from bot.storage.matches import Commit, MatchStore, Written
 from engine import Action, Deal, IllegalAction, Match
 
@@ -171,13 +172,16 @@ class Moves:
         return await self._write(match_id, request_id, plan)
 
     async def move_chat(self, match_id: str, old: int, new: int) -> bool:
-        """The match's group became a supergroup with id ``new``: the match is there now (False when it was not
-        a match of ``old``, or it is gone)."""
+        """The match's group became a supergroup with id ``new``: the match is there now, and so is its
+        tournament's (under its new id, ``moved_id``). False when it was not a match of ``old``, or it is gone."""
 
         def plan(record: MatchRecord, match: Match) -> Plan:
             if record.chat_id != old:
                 raise Rejected(Rejection.NOT_ALLOWED)
-            return match, {"chat_id": new}, None
+            update: dict[str, Any] = {"chat_id": new}
+            if record.tournament is not None and challenge_chat(record.tournament) == old:
+                update["tournament"] = moved_id(record.tournament, new)
+            return match, update, None
 
         try:
             await self._write(match_id, None, plan)

@@ -1,74 +1,43 @@
-"""Tournaments in a group: the sign-up, the start, the pairings' matches as their players are free, the results
-as the matches end, leavers, and the end.
+"""Tournaments in a group: the sign-up, the start, leavers, and what its organiser (or an admin of its chat) may do:
+start it, cancel the sign-up, remove an entrant, stop it.
 
 A tournament lives in its chat's slot (``bot/storage/tournaments.py``) and
-changes by compare-and-set only. Its job (``bot.scheduler.tournament_job``)
-moves it on: it closes a sign-up nobody started, takes the result of each
-pairing whose match ended (read from the match itself, so a result counts
-once however often the job runs), decides byes and forfeits, and starts
-every pairing whose two players are free. Starting a pairing is one script
-with the tournament's new state (so no pairing starts twice); the steps in
-the match's own slot are those of an accepted challenge, carried through by
-the next run if a process dies between them. A match's finish wakes the job.
+changes by compare-and-set only (``TournamentBook``). Its job
+(``TournamentPlay``) moves it on once started; a match's finish writes its
+result into it. Who may manage it is asked of its own chat (``Authority``),
+never of where the command was written.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from bot.codec import StoredDeal
-from bot.models import Entrant, Lang, MatchRecord, Pairing, Player, Rejection, Status, Tournament
+from bot.models import Entrant, Lang, Player, Rejection, Tournament
 from bot.scheduler import Scheduler, tournament_job
 from bot.services import bracket
 from bot.services.authority import Authority
-from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
-from bot.services.records import Records
 from bot.services.terms import Terms
+from bot.services.tournament_book import KEPT, TournamentBook
 from bot.storage.keys import challenge_id as new_tournament_id
-from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
-from bot.storage.tournaments import Started, TournamentStore
-from engine import Match, find_preset
-from engine.fairness import SECRET_BYTES
+from bot.storage.tournaments import TournamentStore
+from engine import find_preset
 
-MAX_ATTEMPTS = 8
 SIGNUP = 86400
 """Seconds a sign-up stays open unless started."""
 NO_CLOCK = 86400
-"""Seconds for a move in a tournament match of a group whose clock is off (a tournament always ends)."""
-LOOK_AGAIN = 60.0
-"""Seconds between two looks at a running tournament (a finish wakes it sooner): a pairing waiting for a
-player's match of their own starts at most this late."""
-KEPT = 30 * 86400
-"""Seconds a tournament stays readable after its end."""
-LEAVE_CONFIRM = 30
-"""Seconds within which a second press on 🚪 confirms leaving."""
-
-
-@dataclass
-class Progress:
-    """What a look at a tournament did."""
-
-    tournament: Tournament | None
-    changed: bool = False
-    """Its standings changed (a result, a start, a bye): the message is edited."""
-    started: list[MatchRecord] = field(default_factory=list)
-    """Matches it started: their messages go out."""
-    due: float | None = None
-    """When the job looks again (None: never)."""
+"""Seconds for a move in a tournament match of a group whose clock is off (a tournament always ends); also how
+long a pairing there waits for a player busy in another match before it is forfeited."""
 
 
 class Tournaments:
     def __init__(
         self,
+        book: TournamentBook,
         store: TournamentStore,
-        challenges: Challenges,
-        matches: MatchStore,
-        records: Records,
         chats: Chats,
         results: ResultStore,
         scheduler: Scheduler,
@@ -77,11 +46,9 @@ class Tournaments:
         *,
         clock: Callable[[], float],
     ) -> None:
+        self.book = book
         self.store = store
         self.authority = authority
-        self.challenges = challenges
-        self.matches = matches
-        self.records = records
         self.chats = chats
         self.results = results
         self.scheduler = scheduler
@@ -91,13 +58,16 @@ class Tournaments:
     # -- reading -------------------------------------------------------------------------
 
     async def get(self, tournament_id: str) -> Tournament | None:
-        raw = await self.store.read(tournament_id)
-        return None if raw is None else Tournament.model_validate_json(raw)
+        return await self.book.get(tournament_id)
 
     async def current(self, chat_id: int) -> Tournament | None:
         """The chat's tournament that signs up or runs."""
-        found = await self.store.current(chat_id)
-        return None if found is None else await self.get(found)
+        return await self.book.current(chat_id)
+
+    async def organised(self, chat_id: int, user_id: int) -> Tournament | None:
+        """The chat's tournament that signs up or runs, if ``user_id`` opened it."""
+        t = await self.current(chat_id)
+        return t if t is not None and t.creator.id == user_id else None
 
     async def wins(self, chat_id: int, user_id: int) -> int:
         return await self.store.wins(chat_id, user_id)
@@ -129,11 +99,17 @@ class Tournaments:
             raise Rejected(Rejection.TOURNAMENT_ON)
         return t
 
-    async def set_message(self, tournament_id: str, message_id: int) -> Tournament:
-        def change(t: Tournament) -> None:
-            t.message_id = message_id
+    async def set_message(self, tournament_id: str, message_id: int) -> tuple[Tournament, int | None]:
+        """The tournament's message is ``message_id`` from now on (its first, or one posted again); the tournament
+        and the id of its message before (None: it had none)."""
+        before: int | None = None
 
-        return await self._update(tournament_id, change)
+        def change(t: Tournament) -> None:
+            nonlocal before
+            before, t.message_id = t.message_id, message_id
+
+        t = await self.book.update(tournament_id, change)
+        return t, before
 
     async def _may_join(self, tournament_id: str, user_id: int) -> None:
         """Refuse ``user_id`` unless they are in the tournament's own chat."""
@@ -160,7 +136,7 @@ class Tournaments:
             t.entrants.append(Entrant(player=player))
             joined = True
 
-        t = await self._update(tournament_id, change)
+        t = await self.book.update(tournament_id, change)
         return t, joined
 
     async def join(self, tournament_id: str, player: Player) -> Tournament:
@@ -174,7 +150,7 @@ class Tournaments:
                     raise Rejected(Rejection.TOURNAMENT_FULL)
                 t.entrants.append(Entrant(player=player))
 
-        return await self._update(tournament_id, change)
+        return await self.book.update(tournament_id, change)
 
     def _signing_up(self, t: Tournament) -> None:
         if t.status != "signup" or t.expires <= self.clock():
@@ -200,16 +176,12 @@ class Tournaments:
                 e.rating = ratings.get(e.player.id, self.results.elo_start)
             t.status, t.clock = "running", clock
             t.format = bracket.format_for(len(t.entrants))
-            if t.format == "rr":
-                t.pairings = bracket.round_robin(len(t.entrants))
-            else:
-                seeded = sorted(range(len(t.entrants)), key=lambda x: (-t.entrants[x].rating, x))
-                t.pairings = bracket.knockout(seeded)
+            rr = t.format == "rr"
+            t.pairings = bracket.round_robin(len(t.entrants)) if rr else bracket.knockout(bracket.seeds(t))
             bracket.settle(t)
 
-        t = await self._update(tournament_id, change)
-        await self.scheduler.schedule(tournament_job(t.id), self.clock())
-        self.scheduler.wake()
+        t = await self.book.update(tournament_id, change)
+        await self._look_now(t)
         return t
 
     async def _rating(self, chat_id: int, user_id: int) -> int:
@@ -221,183 +193,108 @@ class Tournaments:
         if not await self.authority.may_manage(t.chat_id, t.creator.id, user_id):
             raise Rejected(Rejection.NOT_ALLOWED)
 
+    async def _look_now(self, t: Tournament) -> None:
+        """Its job runs now (it starts, gives up or announces what the change calls for)."""
+        await self.scheduler.schedule(tournament_job(t.id), self.clock())
+        self.scheduler.wake()
+
+    # -- its organiser's (or an admin's) say ------------------------------------------------
+
     async def cancel(self, tournament_id: str, user_id: int) -> Tournament:
-        """Cancel a sign-up (its creator, or an admin of its chat)."""
+        """Cancel a sign-up (its creator, or an admin of its chat); a started one is refused
+        (``TOURNAMENT_RUNNING``: it is stopped instead)."""
         found = await self.get(tournament_id)
-        if found is None or found.status != "signup":
+        if found is None or found.ended:
             raise Rejected(Rejection.NO_TOURNAMENT)
         await self._may_manage(found, user_id)
 
         def change(t: Tournament) -> None:
+            if t.status == "running":
+                raise Rejected(Rejection.TOURNAMENT_RUNNING)
             if t.status != "signup":
                 raise Rejected(Rejection.NO_TOURNAMENT)
             t.status = "cancelled"
 
-        t = await self._update(tournament_id, change)
+        t = await self.book.update(tournament_id, change)
         await self.scheduler.unschedule(tournament_job(t.id))
         return t
 
-    async def ask_to_leave(self, tournament_id: str, user_id: int) -> bool:
-        """The first press on 🚪: True when it confirms one made within ``LEAVE_CONFIRM`` seconds."""
-        if await self.store.mark(tournament_id, f"leave:{user_id}", ttl=LEAVE_CONFIRM):
-            return False
-        await self.store.unmark(tournament_id, f"leave:{user_id}")
-        return True
-
-    async def leave(self, tournament_id: str, user_id: int) -> tuple[Tournament, str | None]:
-        """Leave a running tournament: the remaining pairings are forfeited. Returns the tournament and the match
-        the player is playing in it now (for the caller to give up), if any."""
-        playing: str | None = None
+    async def stop(self, tournament_id: str, by: Player) -> Tournament:
+        """Stop a running tournament (its creator, or an admin of its chat): it ends with the standings so far and
+        no champion; its matches being played go on as ordinary ones. A sign-up is cancelled."""
+        found = await self.get(tournament_id)
+        if found is None or found.ended:
+            raise Rejected(Rejection.NO_TOURNAMENT)
+        await self._may_manage(found, by.id)
 
         def change(t: Tournament) -> None:
-            nonlocal playing
+            if t.status == "signup":
+                t.status = "cancelled"
+            elif t.status == "running":
+                t.status, t.stopped_by = "stopped", by
+            else:
+                raise Rejected(Rejection.NO_TOURNAMENT)
+
+        t = await self.book.update(tournament_id, change)
+        if t.status == "cancelled":
+            await self.scheduler.unschedule(tournament_job(t.id))
+        else:
+            await self._look_now(t)  # the standings so far are announced
+        return t
+
+    async def remove(self, tournament_id: str, user_id: int, entrant_id: int) -> Tournament:
+        """Remove an entrant (the tournament's creator, or an admin of its chat): off the sign-up; from a running
+        tournament as if they left (``leave``), marked removed."""
+        found = await self.get(tournament_id)
+        if found is None or found.ended:
+            raise Rejected(Rejection.NO_TOURNAMENT)
+        await self._may_manage(found, user_id)
+        return await self._drop(tournament_id, entrant_id, removed=True)
+
+    async def leave(self, tournament_id: str, user_id: int) -> Tournament:
+        """Leave a running tournament, in one step: the pairings left to the player are decided for their
+        opponents at once, and their match being played for it is given up by its job (woken now)."""
+        return await self._drop(tournament_id, user_id, removed=False)
+
+    async def _drop(self, tournament_id: str, user_id: int, *, removed: bool) -> Tournament:
+        def change(t: Tournament) -> None:
             at = t.entrant_of(user_id)
-            if t.status != "running" or at is None or t.entrants[at].left:
+            if at is None or t.entrants[at].left:
                 raise Rejected(Rejection.NOT_ENTERED)
-            now = bracket.leave(t, at)
-            playing = now[0].match if now else None
+            if t.status == "signup" and removed:
+                del t.entrants[at]
+                return
+            if t.status != "running":
+                raise Rejected(Rejection.NOT_ENTERED if not removed else Rejection.NO_TOURNAMENT)
+            bracket.leave(t, at)
+            t.entrants[at].removed = removed
             bracket.settle(t)
 
-        t = await self._update(tournament_id, change)
-        await self.scheduler.schedule(tournament_job(t.id), self.clock())
-        self.scheduler.wake()
-        return t, playing
+        t = await self.book.update(tournament_id, change)
+        if t.status != "signup":
+            await self._look_now(t)
+        return t
 
-    # -- the job -------------------------------------------------------------------------
+    # -- a group that became a supergroup ------------------------------------------------
 
-    async def progress(self, tournament_id: str) -> Progress:
-        """Move the tournament on (see the module's text)."""
-        for _ in range(MAX_ATTEMPTS):
-            raw = await self.store.read(tournament_id)
-            if raw is None:
-                return Progress(None)
-            t = Tournament.model_validate_json(raw)
-            if t.status == "signup":
-                if t.expires > self.clock():
-                    return Progress(t, due=t.expires)
-                t.status = "cancelled"
-                if not await self._write_raw(t, raw):
-                    continue
-                return Progress(await self.get(tournament_id), changed=True)
-            if t.status != "running":
-                return Progress(t)
-            changed = await self._results(t)
-            changed = bracket.settle(t) or changed
-            if changed:
-                if not await self._write_raw(t, raw):
-                    continue
-                raw = t.model_dump_json()
-            if t.status != "running":
-                return Progress(t, changed=True)
-            done = await self._start_ready(t, raw)
-            if done is None:
-                continue
-            return Progress(done[0], changed=changed or bool(done[1]), started=done[1], due=self.clock() + LOOK_AGAIN)
-        return Progress(await self.get(tournament_id), due=self.clock() + 1)
+    async def migrated(self, old: int, new: int) -> None:
+        """Group ``old`` became supergroup ``new``: its tournament wins move there, and its tournament's job runs
+        now (it moves the tournament there: ``TournamentPlay``)."""
+        await self.store.move_wins(old, new)
+        current = await self.store.current(old)
+        if current is not None:
+            await self.scheduler.schedule(tournament_job(current), self.clock())
+            self.scheduler.wake()
 
-    async def _results(self, t: Tournament) -> bool:
-        """The results of the pairings whose match ended (read from the matches); a match whose record a
-        process did not write after the start is written now."""
-        changed = False
-        for p in t.pairings:
-            if p.match is None or p.done:
-                continue
-            data = await self.matches.record(p.match)
-            if data is None:
-                kept = await self.store.accepted(t.chat_id, _accepted_name(t, p))
-                if kept is not None:
-                    await self.challenges.created(MatchRecord.model_validate_json(kept), _accepted_name(t, p))
-                continue
-            record = MatchRecord.model_validate_json(data)
-            if record.status is Status.ACTIVE:
-                continue
-            score = record.match().score
-            bracket.record_result(t, p, record.winner if record.status is Status.FINISHED else None,
-                                  (score[0], score[1]))  # fmt: skip
-            changed = True
-        return changed
-
-    async def _start_ready(self, t: Tournament, raw: str | bytes) -> tuple[Tournament, list[MatchRecord]] | None:
-        """Start every pairing whose players are free; None when the tournament changed meanwhile."""
-        started: list[MatchRecord] = []
-        busy: set[int] = set()
-        while True:
-            ready = bracket.startable(t, busy)
-            if not ready:
-                return t, started
-            p = ready[0]
-            assert p.a is not None and p.b is not None
-            record, match = self._new_match(t, p)
-            new = t.model_copy(deep=True)
-            new.pairings[p.n].match = record.id
-            new.version += 1
-            data = new.model_dump_json()
-            players = (t.entrants[p.a].player.id, t.entrants[p.b].player.id)
-            answer, playing = await self.store.start(
-                t.id, t.chat_id, raw, data, players, record.id, record.model_dump_json(),
-                accepted=_accepted_name(t, p), ttl=self.terms.keep_ttl,
-            )  # fmt: skip
-            if answer is Started.CHANGED:
-                return None
-            if answer is Started.PLAYING:
-                busy.add(p.b if playing == 1 else p.a)  # a match of their own: their pairings wait
-                continue
-            await self.challenges.created(record, _accepted_name(t, p))
-            self.records.remember(record, match)
-            started.append(record)
-            t, raw = new, data
-
-    def _new_match(self, t: Tournament, p: Pairing) -> tuple[MatchRecord, Match]:
-        assert p.a is not None and p.b is not None
-        match = Match.new(t.preset, secrets.randbits(63), t.target, key=secrets.token_bytes(SECRET_BYTES))
-        now = self.clock()
-        record = MatchRecord(
-            id=secrets.token_urlsafe(8),
-            chat_id=t.chat_id,
-            players=(t.entrants[p.a].player, t.entrants[p.b].player),
-            lang=t.lang,
-            created=now,
-            updated=now,
-            deal=StoredDeal.of(match),
-            thread_id=t.thread_id,
-            turn_timeout=t.clock,
-            opener=match.deal.first,
-            tournament=t.id,
-        )
-        return record, match
-
-    # -- writing -------------------------------------------------------------------------
-
-    async def _update(self, tournament_id: str, change: Callable[[Tournament], None]) -> Tournament:
-        """Read, change (may raise ``Rejected``) and write back, again while another write came between."""
-        for _ in range(MAX_ATTEMPTS):
-            raw = await self.store.read(tournament_id)
-            if raw is None:
-                raise Rejected(Rejection.NO_TOURNAMENT)
-            t = Tournament.model_validate_json(raw)
-            change(t)
-            if await self._write_raw(t, raw):
-                return t
-        raise Rejected(Rejection.BUSY)
-
-    async def _write_raw(self, t: Tournament, raw: str | bytes) -> bool:
-        """Write ``t`` (one version on) over ``raw``; an ended one stops being current and counts its champion."""
-        t.version += 1
-        ends = t.status in ("finished", "cancelled")
-        if t.status == "finished" and t.finished is None:
-            t.finished = self.clock()
-        champion = t.entrants[t.champion].player.id if t.status == "finished" and t.champion is not None else None
-        return await self.store.write(t.id, t.chat_id, raw, t.model_dump_json(), ends=ends, champion=champion,
-                                      ttl=KEPT)  # fmt: skip
+    # -- the end -------------------------------------------------------------------------
 
     async def claim_announcement(self, t: Tournament) -> bool:
-        """The champion is announced once: True for the one caller that may."""
+        """The end is announced once: True for the one caller that may."""
         return await self.store.mark(t.id, "announced", ttl=KEPT)
 
     async def release_announcement(self, t: Tournament) -> None:
         await self.store.unmark(t.id, "announced")
 
-
-def _accepted_name(t: Tournament, p: Pairing) -> str:
-    """The name its started match's record is kept under in the chat's slot (as an accepted challenge's)."""
-    return f"{t.id}.{p.n}"
+    async def announcement_tries(self, t: Tournament) -> int:
+        """One more announcement of the end failed: how many did, this one included."""
+        return await self.store.tries(t.id, "announce", ttl=KEPT)

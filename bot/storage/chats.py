@@ -80,6 +80,15 @@ class ChatStore(Store):
                 with contextlib.suppress(ResponseError):
                     await self.call(move_key(self.redis, source, target))
 
+    async def set_migrated(self, old: int, new: int, *, ttl: int) -> None:
+        """Group ``old`` became supergroup ``new`` (remembered ``ttl`` seconds)."""
+        await self.call(self.redis.set(self.keys.migrated(old), new, ex=ttl))
+
+    async def migrated_to(self, chat_id: int) -> int | None:
+        """The supergroup the group became, if it did."""
+        found = await self.call(self.redis.get(self.keys.migrated(chat_id)))
+        return None if found is None else int(found)
+
     async def forget_gone(self, chat_id: int) -> None:
         """A migrated group's old id is not marked gone any more."""
         await self.call(self.redis.delete(self.keys.gone(chat_id)))

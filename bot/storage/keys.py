@@ -70,6 +70,11 @@ class Keys:
         """String: the group removed the bot (its matches go on in private)."""
         return f"{self.prefix}:gone:{chat_id}"
 
+    def migrated(self, chat_id: int) -> str:
+        """String with a TTL: the id of the supergroup the group became (what of it is still under the old id
+        follows it there)."""
+        return f"{self.prefix}:mig:{chat_id}"
+
     def active(self, chat_id: int, user_id: int) -> str:
         """String: the id of the user's active match in the chat (one at most)."""
         return f"{self.prefix}:act:{_chat(chat_id)}:{user_id}"
@@ -193,8 +198,8 @@ class Keys:
         return f"{self.prefix}:tnw:{_chat(chat_id)}"
 
     def tournament_mark(self, tournament_id: str, what: str) -> str:
-        """String with a TTL: a one-time step of a tournament was taken (``announced``; ``leave:<user>`` a
-        player pressed to leave and must press again to confirm)."""
+        """String with a TTL: a one-time step of a tournament was taken (``announced``), or the tries of a step
+        (``tries:<step>``)."""
         chat = challenge_chat(tournament_id)
         return f"{self.prefix}:tnm:{_chat(chat or 0)}:{tournament_id}:{what}"
 
@@ -233,6 +238,12 @@ CHALLENGE_TOKEN = 8
 def challenge_id(token: str, chat_id: int) -> str:
     """A challenge's id: its random part, ``_``, its chat (the characters a deep link allows)."""
     return f"{token}_{chat_id}"
+
+
+def moved_id(object_id: str, chat_id: int) -> str:
+    """The id of a challenge or a tournament moved to chat ``chat_id`` (a group that became a supergroup): the
+    same random part, the new chat."""
+    return challenge_id(object_id[:CHALLENGE_TOKEN], chat_id)
 
 
 def challenge_chat(challenge_id: str) -> int | None:

@@ -8,16 +8,22 @@ same tournament on cannot both write, and the loser reads it again.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from typing import Any
 
+from redis.exceptions import ResponseError
+
 from bot.storage.base import Failed, Store, ignore, text
 from bot.storage.keys import Keys
+from bot.storage.layout import move_key
 
-# Open a tournament unless the chat has one signing up or running.
+# Open a tournament unless the chat has one signing up or running (or the tournament exists already: one moved
+# here from the group before its upgrade, by a step run again).
 # KEYS: 1 tournament, 2 the chat's current tournament. ARGV: 1 id, 2 JSON.
-# Returns '' when opened, else the id of the chat's current one.
+# Returns '' when opened, else the id of the chat's current one (its own id when it exists already).
 OPEN = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return ARGV[1] end
 local current = redis.call('GET', KEYS[2])
 if current then return current end
 redis.call('SET', KEYS[1], ARGV[2])
@@ -47,11 +53,11 @@ return 1
 # the steps in the match's own slot (as an accepted challenge's is).
 # KEYS: 1 tournament, 2-3 active keys of the two players, 4 the chat's active set, 5 the accepted record.
 # ARGV: 1 JSON as read, 2 new JSON, 3 match id, 4 record, 5 TTL.
-# Returns {1}, {-1} changed since read, {-2, 0 or 1} the first or second player plays in the chat.
+# Returns {1}, {-1} changed since read, {-2, first, second}: 1 for each of the two who plays in the chat.
 START = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1} end
-if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, 0} end
-if redis.call('EXISTS', KEYS[3]) == 1 then return {-2, 1} end
+local first, second = redis.call('EXISTS', KEYS[2]), redis.call('EXISTS', KEYS[3])
+if first == 1 or second == 1 then return {-2, first, second} end
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[5])
 redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[5])
 redis.call('SADD', KEYS[4], ARGV[3])
@@ -68,7 +74,7 @@ class Started(enum.Enum):
     CHANGED = -1
     """The tournament changed since it was read (read it again)."""
     PLAYING = -2
-    """One of the two plays in the chat already (a match of their own): the pairing waits."""
+    """One of the two (or both) plays in the chat already (a match of their own): the pairing waits."""
 
 
 class TournamentStore(Store):
@@ -91,7 +97,8 @@ class TournamentStore(Store):
         return None if value is None else text(value)
 
     async def open(self, tournament_id: str, chat_id: int, data: str) -> str | None:
-        """Store a new tournament; None when opened, else the id of the chat's current one."""
+        """Store a new tournament; None when opened, else the id of the chat's current one (``tournament_id``
+        itself when it is stored already)."""
         keys = [self.keys.tournament(tournament_id), self.keys.chat_tournament(chat_id)]
         answer = text(await self.run(self._open, keys, [tournament_id, data]))
         return answer or None
@@ -110,10 +117,10 @@ class TournamentStore(Store):
     async def start(
         self, tournament_id: str, chat_id: int, raw: bytes | str, data: str, players: tuple[int, int],
         match_id: str, record: str, *, accepted: str, ttl: int,
-    ) -> tuple[Started, int | None]:  # fmt: skip
+    ) -> tuple[Started, tuple[int, ...]]:  # fmt: skip
         """Start a pairing's match ``match_id`` (its ``record``, kept under the name ``accepted``) if the
         tournament is still ``raw`` and neither player plays in the chat; the tournament becomes ``data``. With
-        ``PLAYING``, which of the two plays (0 or 1)."""
+        ``PLAYING``, which of the two play (0, 1 or both)."""
         k = self.keys
         keys = [
             k.tournament(tournament_id),
@@ -123,20 +130,42 @@ class TournamentStore(Store):
             k.accepted(chat_id, accepted),
         ]
         answer = await self.run(self._start, keys, [raw, data, match_id, record, ttl])
-        return Started(int(answer[0])), int(answer[1]) if len(answer) > 1 else None
+        return Started(int(answer[0])), tuple(seat for seat, busy in enumerate(answer[1:]) if int(busy))
 
     async def accepted(self, chat_id: int, accepted: str) -> bytes | str | None:
         """The record (JSON) kept by ``start`` under the name ``accepted``."""
         found: bytes | str | None = await self.call(self.redis.get(self.keys.accepted(chat_id, accepted)))
         return found
 
+    async def forget_accepted(self, chat_id: int, accepted: str) -> None:
+        """The record kept by ``start`` is not needed any more (its match was created): a match whose record
+        expired after its end is never created again from it."""
+        await self.call(self.redis.delete(self.keys.accepted(chat_id, accepted)))
+
     async def wins(self, chat_id: int, user_id: int) -> int:
         """How many of the chat's tournaments the user won."""
         value = await self.call(self.redis.hget(self.keys.tournament_wins(chat_id), str(user_id)))
         return 0 if value is None else int(value)
 
+    async def move_wins(self, old: int, new: int) -> bool:
+        """Chat ``old`` became ``new``: its tournament wins go there (kept where ``new`` has some already)."""
+        source, target = self.keys.tournament_wins(old), self.keys.tournament_wins(new)
+        if not await self.call(self.redis.exists(source)):
+            return False
+        with contextlib.suppress(ResponseError):  # gone meanwhile (another process moved it)
+            return await self.call(move_key(self.redis, source, target))
+        return False
+
+    async def tries(self, tournament_id: str, what: str, *, ttl: int) -> int:
+        """Count one more try of a step (``announce``); how many there were, this one included."""
+        key = self.keys.tournament_mark(tournament_id, f"tries:{what}")
+        count = int(await self.call(self.redis.incr(key)))
+        if count == 1:
+            await self.call(self.redis.expire(key, ttl))
+        return count
+
     async def mark(self, tournament_id: str, what: str, *, ttl: int) -> bool:
-        """Take a one-time mark (``announced``, ``leave:<user>``); False when it was taken already."""
+        """Take a one-time mark (``announced``); False when it was taken already."""
         key = self.keys.tournament_mark(tournament_id, what)
         return bool(await self.call(self.redis.set(key, "1", nx=True, ex=ttl)))
 

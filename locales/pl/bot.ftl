@@ -276,7 +276,7 @@ help-text = <b>Domino: Bingo i 42</b>
     Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny. W meczu z komputerem przycisk 💡 podpowiada ruch.
     Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu. Na prywatny czat przychodzi 🔎 analiza meczu: twoje najkosztowniejsze błędy i dokładność. /replay — powtórki twoich meczów ruch po ruchu, z odkrytymi kamieniami.
     🔒 Rozkłady są uczciwe: /seed &lt;słowa&gt; na prywatnym czacie z botem ustawia twoje ziarno rozkładów (bot je pokaże; zmienisz je w każdej chwili, bez niego ziarno jest losowe).
-    🏆 /tournament — turniej dla 3–16 graczy: zapisy przyciskiem ✅, start ▶, tabela aktualizuje się sama.
+    🏆 /tournament — turniej dla 3–16 graczy: zapisy przyciskiem ✅, start ▶, tabela aktualizuje się sama; dla organizatora i adminów: /tournament stop — zatrzymaj, /tournament kick — usuń gracza.
     /top — sezon tego miesiąca na czacie (/top wszystko — cały ranking czatu, /top wszyscy — ze wszystkich czatów), /stats w odpowiedzi na wiadomość gracza — twój bilans spotkań z nim, /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy
 cmd-play = Wyzwij na mecz (Bingo albo 42)

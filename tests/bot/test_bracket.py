@@ -148,3 +148,91 @@ def test_standings_head_to_head_breaks_a_tie_before_points() -> None:
     bracket.settle(t)
     table = bracket.standings(t)
     assert table.index(1) < table.index(0)
+
+
+def test_an_abandoned_knockout_match_sends_the_higher_seed_on() -> None:
+    """Seeds by rating (0 the best). Lower seeds win the top half's first round, so the semi-final's upper slot
+    holds seed 7 and its lower seed 3: abandoned with no winner, 3 goes on, not the upper slot."""
+    t = running(8, [2000 - i for i in range(8)])
+    wins = {frozenset((0, 7)): 7, frozenset((3, 4)): 3, frozenset((1, 6)): 1, frozenset((2, 5)): 2}
+    for p in bracket.startable(t):
+        p.match = "m"
+        assert p.a is not None and p.b is not None
+        bracket.record_result(t, p, 0 if wins[frozenset((p.a, p.b))] == p.a else 1, (7, 0))
+    bracket.settle(t)
+    semi = bracket.rounds_of(t)[1][0]
+    assert (semi.a, semi.b) == (7, 3)
+    assert bracket.higher_seed(t, 7, 3) == 3
+    semi.match = "m"
+    bracket.record_result(t, semi, None, (2, 2))
+    assert semi.winner == 3
+    # A round robin gives nobody the win.
+    rr = running(3)
+    p = rr.pairings[0]
+    bracket.record_result(rr, p, None, (1, 1))
+    assert p.done and p.winner is None
+
+
+def test_a_result_of_a_player_who_left_goes_to_the_other() -> None:
+    """A match its player left (or was removed from) mid-way counts for the other, whatever it says."""
+    t = running(3)
+    p = t.pairings[0]
+    p.match = "m"
+    assert p.a is not None
+    bracket.leave(t, p.a)
+    bracket.record_result(t, p, 0, (7, 0))
+    assert p.winner == p.b
+
+
+class TestWaitForBusy:
+    """A pairing waiting for a player busy in another match of the chat: its wait starts, ends or is forfeited."""
+
+    def test_forfeited_after_the_clock(self) -> None:
+        t = running(3)
+        t.clock = 600
+        assert bracket.wait_for_busy(t, {0}, 1000.0) == []
+        waiting = [p for p in t.pairings if p.waiting is not None]
+        assert {p.n for p in waiting} == {p.n for p in t.pairings if 0 in (p.a, p.b)}
+        assert all(p.waiting == 1000.0 for p in waiting)
+        assert bracket.waiting_until(t) == 1600.0
+        assert bracket.wait_for_busy(t, {0}, 1599.0) == []
+        forfeited = bracket.wait_for_busy(t, {0}, 1600.0)
+        assert sorted(p.n for p, _ in forfeited) == sorted(p.n for p in waiting)
+        for p, busy in forfeited:
+            assert busy == {0} and p.done and p.forfeit and p.match is None and p.winner != 0 and p.waiting is None
+        assert bracket.waiting_until(t) is None
+
+    def test_a_pairing_that_stops_waiting_forgets_it(self) -> None:
+        t = running(3)
+        t.clock = 600
+        bracket.wait_for_busy(t, {0}, 1000.0)
+        bracket.wait_for_busy(t, set(), 1300.0)  # free for a moment: the wait starts again next time
+        assert all(p.waiting is None for p in t.pairings)
+        bracket.wait_for_busy(t, {0}, 1400.0)
+        assert bracket.wait_for_busy(t, {0}, 1700.0) == []
+
+    def test_not_while_the_other_plays_for_the_tournament(self) -> None:
+        """A pairing whose other player plays a match of this tournament waits for that, not for the busy one."""
+        t = running(3)
+        t.clock = 600
+        other = next(p for p in t.pairings if 0 not in (p.a, p.b))
+        other.match = "m"
+        bracket.wait_for_busy(t, {0}, 1000.0)
+        assert all(p.waiting is None for p in t.pairings)
+
+    def test_both_busy(self) -> None:
+        """Both busy: a round robin gives nobody the win; a knockout sends the higher seed on."""
+        t = running(3)
+        t.clock = 60
+        p = t.pairings[0]
+        assert p.a is not None and p.b is not None
+        bracket.wait_for_busy(t, {p.a, p.b}, 0.0)
+        [(forfeited, busy)] = [(q, b) for q, b in bracket.wait_for_busy(t, {p.a, p.b}, 60.0) if q is p]
+        assert busy == {p.a, p.b} and forfeited.done and forfeited.winner is None
+        ko = running(8, [2000 - i for i in range(8)])
+        ko.clock = 60
+        first = ko.pairings[0]
+        assert (first.a, first.b) == (0, 7)
+        bracket.wait_for_busy(ko, {0, 7}, 0.0)
+        bracket.wait_for_busy(ko, {0, 7}, 60.0)
+        assert first.done and first.forfeit and first.winner == 0

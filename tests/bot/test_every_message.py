@@ -138,6 +138,7 @@ SAMPLES: dict[str, Sampler] = {
     "penalty": fixed("first", "notrick"),
     "phase": fixed("draw", "bidding", "trumps", "play"),
     "playing": fixed("yes", "no"),
+    "signup": fixed("yes", "no"),
     "result": fixed("won", "lost", "abandoned"),
     "state": fixed("open", "won", "lost"),
 }

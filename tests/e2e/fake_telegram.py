@@ -251,6 +251,8 @@ class FakeTelegram:
         """Groups that became supergroups (old id -> new id): sends to the old id answer 400 with the new one."""
         self.kicked: set[int] = set()
         """Groups that removed the bot: 403 to anything sent there."""
+        self.no_photos: set[int] = set()
+        """Groups where members may not send pictures: ``sendPhoto`` answers 400 there."""
         self.forums: dict[int, Forum] = {}
         """Supergroups with topics, by chat id."""
         self._threads: dict[tuple[int, int], int | None] = {}
@@ -622,6 +624,8 @@ class FakeTelegram:
             return bad
         if len(html.unescape(TAG.sub("", caption))) > 1024:
             return self._error(400, "Bad Request: message caption is too long")
+        if chat_id in self.no_photos:
+            return self._error(400, "Bad Request: not enough rights to send photos to the chat")
         thread, refused = self._place(chat_id, p)
         if refused is not None:
             return refused
@@ -724,6 +728,12 @@ class FakeTelegram:
         if self.webhook is not None:
             self._post_later(update)
         return update_id
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        """A member (an admin) deletes a message of the bot's: it is gone, and editing it answers 400."""
+        self._chats.get(chat_id, {}).pop(message_id, None)
+        self.messages.pop((chat_id, message_id), None)
+        self._changed(chat_id)
 
     def migrate(self, user: FakeUser, old: int, new: int) -> None:
         """The group becomes a supergroup: the service message in the old chat (sends there now answer 400)."""
