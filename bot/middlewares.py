@@ -30,6 +30,15 @@ from bot.storage.updates import UpdateMarks
 from bot.texts import user_text
 
 log = logging.getLogger("bot.updates")
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+"""What a middleware calls on (aiogram's next handler)."""
+
+
+def note_result(data: dict[str, Any], result: str) -> None:
+    """Write an update's result into its log line (and its counted label), when it has one."""
+    log_ctx = data.get("log_ctx")
+    if log_ctx is not None:
+        log_ctx["result"] = result
 
 
 class UpdateMiddleware(BaseMiddleware):
@@ -46,7 +55,7 @@ class UpdateMiddleware(BaseMiddleware):
 
     async def __call__(
         self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        handler: Handler,
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
@@ -140,7 +149,7 @@ class LanguageMiddleware(BaseMiddleware):
 
     async def __call__(
         self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        handler: Handler,
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
@@ -154,9 +163,7 @@ class LanguageMiddleware(BaseMiddleware):
         try:
             return await handler(event, data)
         except Rejected as exc:
-            log_ctx = data.get("log_ctx")
-            if log_ctx is not None:
-                log_ctx["result"] = exc.reason.value
+            note_result(data, exc.reason.value)
             if isinstance(event, CallbackQuery):
                 await event.answer(rejection_text(await self.user_tr(user), exc))
             elif isinstance(event, Message):
@@ -187,7 +194,7 @@ class CommandFloodMiddleware(BaseMiddleware):
 
     async def __call__(
         self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        handler: Handler,
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
@@ -203,9 +210,7 @@ class CommandFloodMiddleware(BaseMiddleware):
         verdict = await self.flood.take(event.chat.id, user.id)
         if verdict is Flood.ANSWER:
             return await handler(event, data)
-        log_ctx = data.get("log_ctx")
-        if log_ctx is not None:
-            log_ctx["result"] = "flood"
+        note_result(data, "flood")
         if verdict is Flood.NOTICE:
             tr = await self.languages.chat_tr(event.chat, user)
             await event.reply(tr("flood-notice", name=user_text(user.full_name)))
@@ -254,14 +259,12 @@ class ButtonMiddleware(BaseMiddleware):
 
     async def __call__(
         self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        handler: Handler,
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
         if not isinstance(event, CallbackQuery) or carried(event):
             return await handler(event, data)
-        log_ctx = data.get("log_ctx")
-        if log_ctx is not None:
-            log_ctx["result"] = "not_on_message"
+        note_result(data, "not_on_message")
         await event.answer((await self.languages.user_tr(event.from_user))("toast-bad-button"))
         return None

@@ -205,6 +205,14 @@ async def pressed(
     if t is None:
         await query.answer(tr("toast-tournament-gone"))
         return
+    message = query.message
+    if isinstance(message, Message) and t.message_id is not None and (message.chat.id, message.message_id) != (
+        t.chat_id, t.message_id
+    ):  # fmt: skip
+        # Not the tournament's message (one it left when posted again, or another chat's): a stale press.
+        log_ctx["result"] = Rejection.STALE.value
+        await query.answer(tr("toast-stale"))
+        return
     try:
         if callback_data.a == "j":
             await _join(query, t, tournaments, chats, presenter, tr, log_ctx)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.app import App
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
@@ -43,6 +44,16 @@ async def cancel_in_reply_to(fake: FakeTelegram, user: FakeUser, group: int, mes
     after = newest_id(fake, group)
     fake.send_text(user, group, "/cancel", reply_to=message)
     return await reply_in(fake, group, after, "the answer to /cancel")
+
+
+async def finished_match(fake: FakeTelegram, app: App) -> tuple[str, Sent]:
+    """Ann and Bob start the bot and play a match in group A that Bob gives up; its id and its result."""
+    for user in (ANN, BOB):
+        await start_bot(fake, user)
+    match_id = await new_match(fake, ANN, BOB, GROUP_A)
+    result = await surrender(fake, BOB, GROUP_A, match_id)
+    await app.settled()
+    return match_id, result
 
 
 class TestAnotherGroup:
@@ -107,11 +118,7 @@ class TestForgedButtons:
     ) -> None:
         async with running_bot(fake, prefix) as app:
             tr = app.presenter.i18n["ru"]
-            for user in (ANN, BOB):
-                await start_bot(fake, user)
-            match_id = await new_match(fake, ANN, BOB, GROUP_A)
-            result = await surrender(fake, BOB, GROUP_A, match_id)
-            await app.settled()
+            match_id, result = await finished_match(fake, app)
             # A replay's button on the result (a message of another kind): the result stays as it was.
             before = (result.text, result.reply_markup)
             toast = await fake.wait_answer(fake.press(ANN, result, f"rp:{match_id}:0:0:n"))
@@ -167,11 +174,7 @@ class TestPendingRematch:
         that Ann is playing; once her match is over, Bob's press starts the rematch."""
         async with running_bot(fake, prefix) as app:
             tr = app.presenter.i18n["ru"]
-            for user in (ANN, BOB):
-                await start_bot(fake, user)
-            first = await new_match(fake, ANN, BOB, GROUP_A)
-            result = await surrender(fake, BOB, GROUP_A, first)
-            await app.settled()
+            first, result = await finished_match(fake, app)
             rematch = f"rm:{first}"
             assert (await fake.wait_answer(fake.press(ANN, result, rematch)))["text"] == tr("toast-rematch-asked")
             asked = tr("rematch-asked", name="Ann", other="Bob")
@@ -215,11 +218,7 @@ class TestCaptions:
         after the first is sent by its file_id, not drawn and uploaded again; the group's budget holds."""
         async with running_bot(fake, prefix, command_window=60.0, command_limit=5) as app:
             tr = app.presenter.i18n["ru"]
-            for user in (ANN, BOB):
-                await start_bot(fake, user)
-            match_id = await new_match(fake, ANN, BOB, GROUP_A)
-            await surrender(fake, BOB, GROUP_A, match_id)
-            await app.settled()
+            await finished_match(fake, app)
             after = newest_id(fake, GROUP_A)
             for i in range(30):
                 fake.send_text(ANN, GROUP_A, "/stats" if i % 3 else "/help", photo=True)
