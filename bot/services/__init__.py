@@ -4,6 +4,7 @@
 - ``moves``: every change of a match, written once (compare-and-set).
 - ``finisher``: the counting chain of a finished match.
 - ``challenges``: opening, accepting, withdrawing and expiring challenges.
+- ``fairness``: the players' seeds (``/seed``), and new matches dealt from a committed key and the seeds.
 - ``chats``: settings, profiles, languages, flags, migrations.
 - ``results``: leaderboards, stats, histories.
 - ``rematches``: the rematch button under a finished match (a challenge of its own kind).
@@ -25,6 +26,7 @@ from bot.scheduler import Scheduler
 from bot.services.census import Census
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
+from bot.services.fairness import Fairness
 from bot.services.finish import Finisher
 from bot.services.moves import Moves
 from bot.services.records import Records
@@ -93,6 +95,7 @@ class Services:
     finisher: Finisher
     moves: Moves
     chats: Chats
+    fairness: Fairness
     challenges: Challenges
     results: Results
     seats: Seats
@@ -123,8 +126,9 @@ class Services:
         seats = Seats(scheduler, pause=terms.computer_pause)
         moves = Moves(records, stores.matches, finisher, seats, terms, clock=clock.time)
         chats = Chats(stores.chats, stores.matches, stores.results, records, moves)
+        fairness = Fairness(stores.chats)
         challenges = Challenges(
-            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, clock=clock.time
+            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, fairness, clock=clock.time
         )
         return cls(
             stores=stores,
@@ -134,6 +138,7 @@ class Services:
             finisher=finisher,
             moves=moves,
             chats=chats,
+            fairness=fairness,
             challenges=challenges,
             results=Results(stores.results, clock=clock.time),
             seats=seats,

@@ -32,7 +32,6 @@ from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
 from bot.storage.tournaments import Started, TournamentStore
 from engine import Match, find_preset
-from engine.fairness import SECRET_BYTES
 
 MAX_ATTEMPTS = 8
 SIGNUP = 86400
@@ -308,7 +307,7 @@ class Tournaments:
                 return t, started
             p = ready[0]
             assert p.a is not None and p.b is not None
-            record, match = self._new_match(t, p)
+            record, match = await self._new_match(t, p)
             new = t.model_copy(deep=True)
             new.pairings[p.n].match = record.id
             new.version += 1
@@ -328,14 +327,16 @@ class Tournaments:
             started.append(record)
             t, raw = new, data
 
-    def _new_match(self, t: Tournament, p: Pairing) -> tuple[MatchRecord, Match]:
+    async def _new_match(self, t: Tournament, p: Pairing) -> tuple[MatchRecord, Match]:
         assert p.a is not None and p.b is not None
-        match = Match.new(t.preset, secrets.randbits(63), t.target, key=secrets.token_bytes(SECRET_BYTES))
+        # Its key is drawn now, with no challenge to commit it on: its first panels and table show its commitment.
+        players = (t.entrants[p.a].player, t.entrants[p.b].player)
+        match, fair = await self.challenges.fairness.new_match(t.preset, t.target, players)
         now = self.clock()
         record = MatchRecord(
             id=secrets.token_urlsafe(8),
             chat_id=t.chat_id,
-            players=(t.entrants[p.a].player, t.entrants[p.b].player),
+            players=players,
             lang=t.lang,
             created=now,
             updated=now,
@@ -344,6 +345,7 @@ class Tournaments:
             turn_timeout=t.clock,
             opener=match.deal.first,
             tournament=t.id,
+            fair=fair,
         )
         return record, match
 
