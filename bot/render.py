@@ -251,9 +251,10 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
 def result_caption(
     tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None, *, link: str | None = None
 ) -> str:
-    """The group's match result (``group_result_text``), ``link`` (to the match's replay) and ``line`` under
-    it (what became of the rematch)."""
-    return "\n".join(part for part in (group_result_text(tr, record, summary), link, line) if part is not None)
+    """The group's match result (``group_result_text``), the match's key and seeds (``key_reveal_lines``),
+    ``link`` (to the match's replay) and ``line`` under it (what became of the rematch)."""
+    parts = (group_result_text(tr, record, summary), *key_reveal_lines(tr, record), link, line)
+    return "\n".join(part for part in parts if part is not None)
 
 
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
