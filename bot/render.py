@@ -249,11 +249,18 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
 
 
 def result_caption(
-    tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None, *, link: str | None = None
+    tr: Translator,
+    record: MatchRecord,
+    summary: Summary,
+    line: str | None = None,
+    *,
+    link: str | None = None,
+    notes: tuple[str, ...] = (),
 ) -> str:
-    """The group's match result (``group_result_text``), the match's key and seeds (``key_reveal_lines``),
-    ``link`` (to the match's replay) and ``line`` under it (what became of the rematch)."""
-    parts = (group_result_text(tr, record, summary), *key_reveal_lines(tr, record), link, line)
+    """The group's match result (``group_result_text``), ``notes`` (each person's accuracy and hints), the match's
+    key and seeds (``key_reveal_lines``), ``link`` (to the match's replay) and ``line`` under it (what became of
+    the rematch)."""
+    parts = (group_result_text(tr, record, summary), *notes, *key_reveal_lines(tr, record), link, line)
     return "\n".join(part for part in parts if part is not None)
 
 
