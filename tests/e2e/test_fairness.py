@@ -180,7 +180,6 @@ async def test_a_whole_match_verified_from_the_chat(fake: FakeTelegram, prefix: 
                 first_hands.setdefault((user.id, seen[0]), seen[1])
 
     async with running_bot(fake, prefix) as app:
-        await app.services.chats.update_settings(GROUP, target=3)
         for user in players:
             await start_bot(fake, user)
         set_before = await ask(fake, CAROL, CAROL.id, "/seed carol first words")
