@@ -80,7 +80,7 @@ GROUP_COMMANDS = (
     "play", "tournament", "cancel", "surrender", "top", "stats", "history", "rules", "settings", "lang", "help",
 )  # fmt: skip
 PRIVATE_COMMANDS = (
-    "start", "play", "hand", "surrender", "stats", "history", "replay", "top", "rules", "lang", "help",
+    "start", "play", "hand", "surrender", "stats", "history", "replay", "top", "rules", "seed", "lang", "help",
 )  # fmt: skip
 
 
@@ -186,6 +186,7 @@ def create_dispatcher(
         challenges=services.challenges,
         rematches=services.rematches,
         chats=services.chats,
+        fairness=services.fairness,
         results=services.results,
         terms=services.terms,
         tournaments=services.tournaments,

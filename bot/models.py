@@ -101,6 +101,22 @@ class DealLine(BaseModel):
     match begun before it was kept."""
 
 
+SEED_LIMIT = 64
+"""Characters a player's seed (``/seed``) may have."""
+
+
+class FairKey(BaseModel):
+    """What a match's deals are drawn from (``engine.fairness``): the match key, committed before the match and
+    shown at its end, and both seats' seeds as they stood when it began."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    """The match key in hex (64 digits): never shown before the match is over."""
+    seeds: tuple[str, str]
+    """Seat 0's seed and seat 1's (``engine.fairness.COMPUTER_SEED`` for the computer's seat)."""
+
+
 class MatchRecord(BaseModel):
     """One match as stored: the engine state plus who, where and in which language."""
 
@@ -140,6 +156,9 @@ class MatchRecord(BaseModel):
     of the match goes there, until Telegram says the topic is closed or gone (``Messages.general``)."""
     tournament: str | None = None
     """The tournament this match is a pairing of (its end moves the tournament on)."""
+    fair: FairKey | None = None
+    """The match key and the seeds its deals come from; None in a match made before keys were committed (its
+    deal key, in ``deal``, was never shown) and in one made from a given seed (tests)."""
 
     @property
     def is_active(self) -> bool:
@@ -276,6 +295,9 @@ class Challenge(BaseModel):
     """The match's seconds for a move (None: the chat's setting when it is accepted)."""
     thread_id: int | None = None
     """The forum topic (``message_thread_id``) the challenge was written in (None: no topic, or General)."""
+    key: str | None = None
+    """The key of the match it becomes, in hex, drawn when it was opened (its commitment is on the challenge's
+    message); None in a challenge opened before keys were (its match draws one at the accept)."""
 
 
 class Entrant(BaseModel):

@@ -13,7 +13,7 @@ import math
 
 from bot.games import game_of
 from bot.i18n import Translator
-from bot.models import Challenge, Finish, MatchRecord, Rivalry, SeasonStanding, Summary
+from bot.models import SEED_LIMIT, Challenge, Finish, MatchRecord, Rivalry, SeasonStanding, Summary
 from bot.seasons import year_month
 
 # Imported "as" themselves: callers read these pieces of texts, and the views' type, through this module too.
@@ -23,6 +23,7 @@ from bot.texts import name, tiles
 from bot.texts import tile as tile
 from bot.texts import user_text as user_text
 from engine import Award, Deal, DealEnd, Kind, Refusal, TrickView
+from engine.fairness import commitment, fingerprint
 from engine.games import View as View
 
 
@@ -100,7 +101,8 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     game = game_of(view)
     lines = [tr("table-title", game=game_name(tr, view.preset), deal=view.deal)]
     if view.commitment is not None:
-        lines.append(tr("table-commitment", hash=view.commitment))
+        lines.append(tr("table-commitment", hash=fingerprint(view.commitment)))
+    lines += match_start_lines(tr, record, view, seeds=True)
     lines.append(_score_line(tr, record, view))
     lines += game.table_lines(tr, record, view)
     lines += _trick_lines(tr, record, view)
@@ -134,8 +136,9 @@ def panel_text(
     ]
     if view.commitment is not None:
         # The group's table may skip a state when the group's budget is spent; a panel shows every deal before its
-        # player acts in it, so each player reads the commitment before the deal is played.
-        lines.append(tr("table-commitment", hash=view.commitment))
+        # player acts in it, so each player reads the whole commitment before the deal is played.
+        lines.append(tr("panel-commitment", hash=view.commitment))
+    lines += match_start_lines(tr, record, view, seeds=False)
     lines += [
         tr("panel-score", me=view.score[seat], them=view.score[other], target=view.target),
     ]
@@ -152,7 +155,44 @@ def panel_text(
         rating = rating_text(tr, record, summary)
         if rating is not None:
             lines.append(rating)
+        lines += key_reveal_lines(tr, record)
     return "\n".join(lines)
+
+
+# -- fair deals (engine/fairness.py, docs/fairness.md) ---------------------------------
+
+
+def key_commitment_line(tr: Translator, key: str) -> str:
+    """The match key's commitment (SHA-256 of the key, 64 hex digits; ``key`` in hex), shown before the match."""
+    return tr("fair-key-commitment", hash=commitment(bytes.fromhex(key)))
+
+
+def seeds_line(tr: Translator, record: MatchRecord) -> str:
+    """Both seats' seeds the match's deals were drawn with (the computer's seat has none)."""
+    assert record.fair is not None, "a match without seeds"
+    seeds = record.fair.seeds
+    parts = [
+        tr("fair-seed-computer", name=name(record, seat))
+        if record.players[seat].computer
+        else tr("fair-seed", name=name(record, seat), seed=user_text(seeds[seat], SEED_LIMIT))
+        for seat in (0, 1)
+    ]
+    return tr("fair-seeds", a=parts[0], b=parts[1])
+
+
+def match_start_lines(tr: Translator, record: MatchRecord, view: View, *, seeds: bool) -> list[str]:
+    """The first deal of a match dealt from a committed key: the key's commitment (for a rematch's and a
+    tournament's match, the first place it is shown) and, with ``seeds``, the seeds it was drawn with."""
+    if record.fair is None or view.deal != 1:
+        return []
+    return [key_commitment_line(tr, record.fair.key), *([seeds_line(tr, record)] if seeds else [])]
+
+
+def key_reveal_lines(tr: Translator, record: MatchRecord) -> list[str]:
+    """A match that is over: its key and both seeds, all that checking its deals needs (none before its end)."""
+    if record.fair is None or record.is_active:
+        return []
+    return [tr("fair-key", hex=record.fair.key), seeds_line(tr, record)]
 
 
 def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
@@ -222,11 +262,19 @@ def match_result_text(tr: Translator, record: MatchRecord, summary: Summary) -> 
 
 
 def result_caption(
-    tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None, *, link: str | None = None
+    tr: Translator,
+    record: MatchRecord,
+    summary: Summary,
+    line: str | None = None,
+    *,
+    link: str | None = None,
+    notes: tuple[str, ...] = (),
 ) -> str:
-    """The group's match result (``group_result_text``), ``link`` (to the match's replay) and ``line`` under
-    it (what became of the rematch)."""
-    return "\n".join(part for part in (group_result_text(tr, record, summary), link, line) if part is not None)
+    """The group's match result (``group_result_text``), ``notes`` (each person's accuracy and hints), the match's
+    key and seeds (``key_reveal_lines``), ``link`` (to the match's replay) and ``line`` under it (what became of
+    the rematch)."""
+    parts = (group_result_text(tr, record, summary), *notes, *key_reveal_lines(tr, record), link, line)
+    return "\n".join(part for part in parts if part is not None)
 
 
 def rating_text(tr: Translator, record: MatchRecord, summary: Summary) -> str | None:
@@ -377,7 +425,9 @@ def challenge_text(tr: Translator, challenge: Challenge) -> str:
     else:
         head = tr("challenge-anyone", target=challenge.target, **args)
     expires = tr("challenge-expires", **duration_args(challenge.expires - challenge.created))
-    return "\n".join((head, expires, tr("challenge-computer-hint")))
+    # The key of the match it becomes is committed before anyone can accept (engine/fairness.py).
+    key = [] if challenge.key is None else [key_commitment_line(tr, challenge.key)]
+    return "\n".join([head, expires, *key, tr("challenge-computer-hint")])
 
 
 def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str:
@@ -388,7 +438,9 @@ def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str
 def challenge_accepted_text(tr: Translator, record: MatchRecord, preset: str, target: int) -> str:
     """What a challenge's message says once accepted: the match has begun."""
     key = "challenge-accepted" if record.computer_seat is None else "challenge-accepted-computer"
-    return tr(key, a=name(record, 0), b=name(record, 1), game=game_name(tr, preset), target=target)
+    text = tr(key, a=name(record, 0), b=name(record, 1), game=game_name(tr, preset), target=target)
+    # The key's commitment the challenge showed stays in the chat.
+    return text if record.fair is None else "\n".join([text, key_commitment_line(tr, record.fair.key)])
 
 
 def surrender_question(tr: Translator, record: MatchRecord, seat: int) -> str:

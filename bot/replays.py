@@ -132,7 +132,10 @@ def replay_text(tr: Translator, record: MatchRecord, reel: tuple[ReelDeal, ...],
     now = shown.at(step)
     view = now.view(None)
     if view.commitment is not None:
-        lines.append(tr("table-commitment", hash=view.commitment))
+        lines.append(tr("panel-commitment", hash=view.commitment))
+    if deal == 0 and step == 0:
+        # Where the replay opens: the match's key and seeds, which every deal's secret is derived from.
+        lines += render.key_reveal_lines(tr, record)
     if shown.stored.x and view.end is None:
         # The match is over: the deal's secret is no secret any more (its result shows it too).
         lines.append(tr("deal-secret", secret=shown.stored.x))

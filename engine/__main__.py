@@ -13,7 +13,7 @@ from engine.actions import Action, Kind
 from engine.ai import ARENA_LEVELS, LEVELS, choose
 from engine.arena import arena
 from engine.deal import Deal
-from engine.fairness import parse_secret
+from engine.fairness import deal_key, deal_secret, parse_secret
 from engine.games import GAMES, View, game_of
 from engine.match import Match
 from engine.review import matches_of, review
@@ -41,9 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     duel.add_argument("--matches", type=int, default=100)
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not change)")
-    dealt = sub.add_parser("deal", help="the deal a secret gives (docs/fairness.md): one JSON line")
+    dealt = sub.add_parser("deal", help="the deal a secret, or a match key, gives (docs/fairness.md): one JSON line")
     _game_arguments(dealt)
-    dealt.add_argument("--secret", required=True, help="the deal's secret, 64 hex digits, as its result showed it")
+    given = dealt.add_mutually_exclusive_group(required=True)
+    given.add_argument("--secret", help="the deal's secret, 64 hex digits, as its result showed it")
+    given.add_argument("--key", help="the match key, 64 hex digits, as the match's result showed it")
+    dealt.add_argument("--seeds", nargs=2, metavar=("SEED0", "SEED1"),
+                       help="with --key: both seats' seeds, seat 0's first ('' for the computer's)")  # fmt: skip
+    dealt.add_argument("--deal", type=int, default=1, help="with --key: the deal's number (default 1)")
     dealt.add_argument("--first", type=int, choices=(0, 1), default=0, help="the seat that opens the deal (42)")
     human = sub.add_parser("play", help="play a match against the computer in this terminal")
     _game_arguments(human)
@@ -67,11 +72,18 @@ def main(argv: list[str] | None = None) -> int:
     if PRESETS[preset].game != args.game:
         parser.error(f"preset {preset} is not a {args.game} preset")
     if args.command == "deal":
+        option = "--secret" if args.secret is not None else "--key"
         try:
-            secret = parse_secret(args.secret)
+            secret = parse_secret(args.secret or args.key)
         except ValueError as error:
-            parser.error(f"--secret: {error}")
-        print(json.dumps(deal_facts(Deal.from_secret(find_preset(preset), secret, args.first))))
+            parser.error(f"{option}: {error}")
+        facts: dict[str, object] = {}
+        if args.key is not None:
+            # Without seeds the key is the deal key itself (a match made before seeds existed).
+            key = secret if args.seeds is None else deal_key(secret, (args.seeds[0], args.seeds[1]))
+            secret = deal_secret(key, args.deal)
+            facts = {"deal": args.deal, "secret": secret.hex()}
+        print(json.dumps(facts | deal_facts(Deal.from_secret(find_preset(preset), secret, args.first))))
         return 0
     if args.command == "selfplay":
         with open(args.log, "w", encoding="utf-8") if args.log else nullcontext() as log:
@@ -104,8 +116,8 @@ def review_file(path: str) -> int:
 
 
 def deal_facts(deal: Deal) -> dict[str, object]:
-    """What ``python -m engine deal`` prints: the commitment, both hands, the stock in drawing order and, in
-    Bingo, the trump indicator (the stock's last tile)."""
+    """What ``python -m engine deal`` prints of a deal: its commitment (64 hex digits), both hands, the stock in
+    drawing order and, in Bingo, the trump indicator (the stock's last tile)."""
     facts: dict[str, object] = {
         "game": deal.game,
         "preset": deal.rules.name,

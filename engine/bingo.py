@@ -146,7 +146,8 @@ class BingoView:
     closed_points: tuple[int, int] | None = None
     """Both seats' points (tricks and scored claims) when the reserve was closed, as the table saw them then."""
     commitment: str | None = None
-    """The first 16 hex digits of SHA-256 of the deal's secret, shown from the deal's start (None: no secret)."""
+    """SHA-256 of the deal's secret in 64 hex digits, shown from the deal's start (None: no secret); the group's
+    table shows its first 16 (engine/fairness.py)."""
     secret: str | None = None
     """The deal's secret in hex, once the deal is over (engine/fairness.py)."""
 

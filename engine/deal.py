@@ -95,7 +95,9 @@ class Deal:
     secret: bytes | None
     """The secret this deal was shuffled from (engine/fairness.py); None for a deal given by its hands."""
     key: bytes | None
-    """The match key the next deal's secret is derived from; None when not known (a published record)."""
+    """The match's deal key, which the next deal's secret is derived from (engine/fairness.py: the match key with
+    the players' seeds, or the match key itself in a match without seeds); None when not known (a published
+    record)."""
     first: int
     score: list[int]
     """The match score, this deal's game points included as they are given."""
@@ -183,8 +185,8 @@ class Deal:
         seed: int = 0,
         number: int = 1,
     ) -> Deal:
-        """Deal ``number`` of the match with ``key``: shuffled from its secret (engine/fairness.py), 7 tiles
-        each, the other 14 form the stock."""
+        """Deal ``number`` of the match with the deal key ``key``: shuffled from its secret (engine/fairness.py),
+        7 tiles each, the other 14 form the stock."""
         secret = deal_secret(key, number)
         order = shuffled(secret, TILE_COUNT)
         game_cls = _deal_class(rules.game)
@@ -204,7 +206,7 @@ class Deal:
 
     @property
     def commitment(self) -> str | None:
-        """What the table shows of the secret before the deal ends (None: no secret)."""
+        """SHA-256 of the secret in 64 hex digits, shown before the deal is played (None: no secret)."""
         return None if self.secret is None else commitment(self.secret)
 
     @property

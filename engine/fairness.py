@@ -3,13 +3,24 @@
 The algorithm (docs/fairness.md writes it out, and ``docs/verify_deal.py``
 re-does it in plain Python without this project):
 
-- A deal's **secret** is 32 bytes. The bot draws a 32-byte **match key**
-  from the operating system's generator when a match begins (kept in Redis,
-  never shown) and derives deal ``n``'s secret as
-  ``HMAC-SHA256(key, "deal/<n>")``: one deal's secret tells nothing of the key
-  nor of another deal's secret.
-- The **commitment** shown from the deal's first render is the first 16
-  lowercase hex digits of ``SHA-256(secret)``.
+- The bot draws a 32-byte **match key** from the operating system's
+  generator when a challenge is opened and shows its **commitment**,
+  ``SHA-256(key)`` in 64 lowercase hex digits, before anyone accepts; the key
+  itself is shown with the match's result.
+- Each player has a **seed**, a short text of their own (``/seed``); the
+  computer's seat has none, and the empty string stands for it
+  (:data:`COMPUTER_SEED`). The seeds as they stood at the accept make, with
+  the key, the match's **deal key**:
+  ``HMAC-SHA256(key, "seeds/<hex SHA-256 of seat 0's seed>/<hex SHA-256 of
+  seat 1's seed>")`` (each seed as UTF-8; :func:`deal_key`). A match made
+  before seeds existed (and one made from an integer seed: tests, self-play)
+  has no seeds: its key is its deal key.
+- A deal's **secret** is 32 bytes: deal ``n``'s is
+  ``HMAC-SHA256(deal key, "deal/<n>")``. One deal's secret tells nothing of
+  the key nor of another deal's secret.
+- A deal's **commitment**, shown to each player before they act in the deal,
+  is ``SHA-256(secret)`` in 64 lowercase hex digits; the group's table shows
+  its first 16 digits, the **fingerprint**.
 - The **stream** of a secret is ``SHA-256(secret || i)`` for ``i = 0, 1, 2,
   ...`` (``i`` as 8 bytes, big-endian), concatenated; it is read as 32-bit
   big-endian unsigned words.
@@ -34,8 +45,10 @@ from collections.abc import Iterator
 
 SECRET_BYTES = 32
 """Length of a deal's secret and of a match key: 256 bits."""
-COMMITMENT_DIGITS = 16
-"""Hex digits of SHA-256(secret) the table shows before the deal ends."""
+FINGERPRINT_DIGITS = 16
+"""Hex digits of a commitment the group's table shows (its fingerprint)."""
+COMPUTER_SEED = ""
+"""What stands for the seed of the computer's seat, which has none: the empty string."""
 
 
 def seeded_key(seed: int) -> bytes:
@@ -44,14 +57,32 @@ def seeded_key(seed: int) -> bytes:
     return hashlib.sha256(f"match/{seed}".encode()).digest()
 
 
+def seed_digest(seed: str) -> str:
+    """A player's seed as the deal key takes it: the lowercase hex SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def deal_key(key: bytes, seeds: tuple[str, str]) -> bytes:
+    """The key the deals' secrets of a match are derived from: its match ``key`` with both seats' ``seeds``
+    (seat 0's first; :data:`COMPUTER_SEED` for the computer's), ``HMAC-SHA256(key, "seeds/<d0>/<d1>")`` with
+    each seed's :func:`seed_digest`."""
+    message = f"seeds/{seed_digest(seeds[0])}/{seed_digest(seeds[1])}"
+    return hmac.new(key, message.encode(), hashlib.sha256).digest()
+
+
 def deal_secret(key: bytes, number: int) -> bytes:
-    """The secret of deal ``number`` of the match with ``key``."""
+    """The secret of deal ``number`` of the match whose deal key is ``key``."""
     return hmac.new(key, f"deal/{number}".encode(), hashlib.sha256).digest()
 
 
 def commitment(secret: bytes) -> str:
-    """What the table shows of a secret before the deal ends: the first 16 hex digits of its SHA-256."""
-    return hashlib.sha256(secret).hexdigest()[:COMMITMENT_DIGITS]
+    """What is shown of a secret (or of a match key) before it is: its SHA-256 in 64 lowercase hex digits."""
+    return hashlib.sha256(secret).hexdigest()
+
+
+def fingerprint(commitment: str) -> str:
+    """The first 16 hex digits of a commitment: what the group's table shows."""
+    return commitment[:FINGERPRINT_DIGITS]
 
 
 def _words(secret: bytes) -> Iterator[int]:

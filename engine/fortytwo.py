@@ -110,7 +110,8 @@ class FortyTwoView:
     history: tuple[TrickView, ...] = ()
     """Every settled trick of the deal in order (the table watched them all): the draw phase's first."""
     commitment: str | None = None
-    """The first 16 hex digits of SHA-256 of the deal's secret, shown from the deal's start (None: no secret)."""
+    """SHA-256 of the deal's secret in 64 hex digits, shown from the deal's start (None: no secret); the group's
+    table shows its first 16 (engine/fairness.py)."""
     secret: str | None = None
     """The deal's secret in hex, once the deal is over (engine/fairness.py)."""
 

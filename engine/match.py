@@ -21,11 +21,12 @@ class Match:
     """The current deal of a match; the match score lives in the deal.
 
     The first seat of the match is drawn by lot from the seed, and every deal
-    is shuffled from its own secret, derived from the match key
+    is shuffled from its own secret, derived from the match's deal key
     (:mod:`engine.fairness`), so a match is determined by its rules, seed,
     key and actions. A match made from a seed alone has the key
-    :func:`~engine.fairness.seeded_key` of the seed; the bot draws its keys
-    at random.
+    :func:`~engine.fairness.seeded_key` of the seed; the bot draws its match
+    keys at random and mixes in the players' seeds
+    (:func:`~engine.fairness.deal_key`).
     """
 
     __slots__ = ("deal",)
@@ -44,8 +45,8 @@ class Match:
         key: bytes | None = None,
     ) -> Match:
         """A match's first deal; the seat that acts first in it is drawn by lot from the seed unless ``first``
-        names it (a rematch: the other player opens). ``key`` (32 bytes) derives every deal's secret; without
-        it, the seed's :func:`~engine.fairness.seeded_key`."""
+        names it (a rematch: the other player opens). ``key`` (32 bytes, the deal key) derives every deal's
+        secret; without it, the seed's :func:`~engine.fairness.seeded_key`."""
         if isinstance(rules, str):
             rules = find_preset(rules)
         if first is None:

@@ -154,11 +154,11 @@ class Passes:
     async def result_caption(
         self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
     ) -> str:
-        """The group's match result with each person's accuracy and hints under it, the link to its replay,
-        then ``line`` (what became of the rematch)."""
-        lines = review_text.card_lines(tr, record, await self._review(record, summary))
+        """The group's match result with each person's accuracy and hints under it, the match's key and seeds, the
+        link to its replay, then ``line`` (what became of the rematch)."""
+        notes = tuple(review_text.card_lines(tr, record, await self._review(record, summary)))
         link = replays.replay_link(tr, self.bot_username, record.id)
-        return "\n".join([render.result_caption(tr, record, summary), *lines, link, *([] if line is None else [line])])
+        return render.result_caption(tr, record, summary, line, link=link, notes=notes)
 
     async def _card(
         self,

@@ -1,5 +1,5 @@
-"""Private chat: /start (with deep links), /hand, /play against the computer; and the commands valid in the
-wrong chat."""
+"""Private chat: /start (with deep links), /hand, /play against the computer, /seed; and the commands valid in
+the wrong chat."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from aiogram.types import Message
 
 from bot import keyboards
 from bot.i18n import I18n, Translator
-from bot.models import Level
+from bot.models import SEED_LIMIT, Level
 from bot.presenter import Presenter
 from bot.routers.common import (
     GROUP_TYPES,
@@ -29,8 +29,10 @@ from bot.services.authority import Authority
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
+from bot.services.fairness import Fairness, clean_seed
 from bot.services.records import Records
 from bot.services.tournaments import Tournaments
+from bot.texts import user_text
 
 
 async def start(
@@ -143,6 +145,26 @@ async def hand(message: Message, chats: Chats, records: Records, presenter: Pres
         await message.answer(tr("error-no-match"))
 
 
+async def seed(message: Message, command: CommandObject, fairness: Fairness, tr: Translator) -> None:
+    """``/seed`` shows your seed (docs/fairness.md); ``/seed <words>`` makes them your seed."""
+    user = message.from_user
+    if user is None:
+        return
+    words = clean_seed(command.args or "")
+    if not words:
+        shown = user_text(await fairness.seed(user.id), SEED_LIMIT)
+        await message.answer(tr("seed-current", seed=shown, limit=SEED_LIMIT))
+    elif len(words) > SEED_LIMIT:
+        await message.answer(tr("seed-too-long", length=len(words), limit=SEED_LIMIT))
+    else:
+        kept = await fairness.set_seed(user.id, words)
+        await message.answer(tr("seed-set", seed=user_text(kept, SEED_LIMIT)))
+
+
+async def seed_in_group(message: Message, tr: Translator) -> None:
+    await message.reply(tr("seed-private-only"))
+
+
 async def hand_in_group(message: Message, tr: Translator) -> None:
     await message.reply(tr("error-private-only"))
 
@@ -159,5 +181,7 @@ def build() -> Router:
     router.message.register(hand, Command("hand"), F.chat.type == "private")
     router.message.register(hand_in_group, Command("hand"), F.chat.type.in_(GROUP_TYPES))
     router.message.register(play_here, Command("play"), F.chat.type == "private")
+    router.message.register(seed, Command("seed"), F.chat.type == "private")
+    router.message.register(seed_in_group, Command("seed"), F.chat.type.in_(GROUP_TYPES))
     router.message.register(group_command_in_private, Command("cancel", "settings"), F.chat.type == "private")
     return router

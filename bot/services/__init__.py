@@ -4,6 +4,7 @@
 - ``moves``: every change of a match, written once (compare-and-set).
 - ``finisher``: the counting chain of a finished match.
 - ``challenges``: opening, accepting, withdrawing and expiring challenges.
+- ``fairness``: the players' seeds (``/seed``), and new matches dealt from a committed key and the seeds.
 - ``chats``: settings, profiles, languages, flags, migrations.
 - ``results``: leaderboards, stats, histories.
 - ``rematches``: the rematch button under a finished match (a challenge of its own kind).
@@ -28,6 +29,7 @@ from bot.services.authority import Authority, MembershipOf, everyone_a_member
 from bot.services.census import Census
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
+from bot.services.fairness import Fairness
 from bot.services.finish import Finisher
 from bot.services.moves import Moves
 from bot.services.records import Records
@@ -98,6 +100,7 @@ class Services:
     finisher: Finisher
     moves: Moves
     chats: Chats
+    fairness: Fairness
     challenges: Challenges
     results: Results
     seats: Seats
@@ -134,8 +137,10 @@ class Services:
         moves = Moves(records, stores.matches, finisher, seats, terms, clock=clock.time)
         chats = Chats(stores.chats, stores.matches, stores.results, records, moves)
         authority = Authority(membership)
+        fairness = Fairness(stores.chats)
         challenges = Challenges(
-            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, authority, clock=clock.time
+            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, authority, fairness,
+            clock=clock.time,
         )
         return cls(
             stores=stores,
@@ -145,6 +150,7 @@ class Services:
             finisher=finisher,
             moves=moves,
             chats=chats,
+            fairness=fairness,
             challenges=challenges,
             results=Results(stores.results, clock=clock.time),
             seats=seats,
@@ -153,15 +159,7 @@ class Services:
                 book, stores.tournaments, chats, stores.results, scheduler, terms, authority, clock=clock.time
             ),
             tournament_play=TournamentPlay(
-                book,
-                stores.tournaments,
-                challenges,
-                stores.matches,
-                records,
-                chats,
-                scheduler,
-                terms,
-                clock=clock.time,
+                book, stores.tournaments, challenges, stores.matches, records, chats, scheduler, terms, clock=clock.time
             ),
             census=Census(stores.matches, stores.challenges, stores.jobs, clock=clock.time),
             authority=authority,

@@ -21,6 +21,7 @@ from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services.authority import Authority
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
+from bot.services.fairness import Fairness, draw_key
 from bot.services.records import Records
 from bot.services.seats import Seats
 from bot.services.terms import KEEP_AFTER_DEADLINE, Terms
@@ -28,8 +29,7 @@ from bot.services.turn_clock import next_look
 from bot.storage.challenges import Accepted, ChallengeStore, Opened
 from bot.storage.keys import challenge_id as new_challenge_id
 from bot.storage.matches import MatchStore
-from engine import Match, find_preset
-from engine.fairness import SECRET_BYTES
+from engine import find_preset
 
 MAX_ATTEMPTS = 5
 ACCEPT_CHECK = 5.0
@@ -50,6 +50,7 @@ class Challenges:
         scheduler: Scheduler,
         terms: Terms,
         authority: Authority,
+        fairness: Fairness,
         *,
         clock: Callable[[], float],
     ) -> None:
@@ -61,6 +62,8 @@ class Challenges:
         self.seats = seats
         self.scheduler = scheduler
         self.terms = terms
+        self.fairness = fairness
+        """The players' seeds, and new matches dealt from a key and the seeds."""
         self.clock = clock
 
     # -- reading ---------------------------------------------------------------------
@@ -124,6 +127,8 @@ class Challenges:
             created=now,
             expires=now + self.terms.challenge_ttl,
             thread_id=thread_id,
+            # The key of the match it becomes, committed on its message before anyone can accept.
+            key=draw_key(),
             **fields,
         )
         # Its notice and its expiry first (their own slots), so that no open challenge lacks them; taken
@@ -225,15 +230,12 @@ class Challenges:
                 raise Rejected(Rejection.NOT_INVITED)
             if challenge.opponent_username is not None and challenge.opponent_username != (username or "").lower():
                 raise Rejected(Rejection.NOT_INVITED)
-        # Every deal is shuffled from a secret derived from a key nobody sees (engine/fairness.py): drawn from the
-        # system's generator, or, for a match made from a given seed (tests), the seed's.
-        match = Match.new(
-            challenge.preset,
-            secrets.randbits(63) if seed is None else seed,
-            challenge.target,
-            first=challenge.opener,
-            key=secrets.token_bytes(SECRET_BYTES) if seed is None else None,
-        )
+        # Every deal is shuffled from a secret derived from the challenge's key, committed on its message, and
+        # both players' seeds as they stand now (engine/fairness.py).
+        match, fair = await self.fairness.new_match(
+            challenge.preset, challenge.target, (challenge.creator, joiner), key=challenge.key,
+            first=challenge.opener, seed=seed,
+        )  # fmt: skip
         settings = await self.chats.settings(challenge.chat_id)
         clock = settings.turn_clock(self.terms.turn_timeout) if challenge.clock is None else challenge.clock
         now = self.clock()
@@ -249,6 +251,7 @@ class Challenges:
             # Against the computer, no clock: nobody waits for the person but the computer.
             turn_timeout=0 if joiner.computer else clock,
             opener=match.deal.first,
+            fair=fair,
         )
         # The challenge's job looks in a moment whether this accept was carried through (see created).
         await self.scheduler.schedule(expiry_job(challenge.id), now + ACCEPT_CHECK)

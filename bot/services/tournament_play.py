@@ -33,7 +33,6 @@ from bot.storage.keys import challenge_chat, moved_id
 from bot.storage.matches import MatchStore
 from bot.storage.tournaments import Started, TournamentStore
 from engine import Match
-from engine.fairness import SECRET_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +183,7 @@ class TournamentPlay:
                 return t, started
             p = ready[0]
             assert p.a is not None and p.b is not None
-            record, match = self._new_match(t, p)
+            record, match = await self._new_match(t, p)
             new = t.model_copy(deep=True)
             new.pairings[p.n].match = record.id
             new.pairings[p.n].waiting = None
@@ -205,14 +204,16 @@ class TournamentPlay:
             started.append(record)
             t, raw = new, data
 
-    def _new_match(self, t: Tournament, p: Pairing) -> tuple[MatchRecord, Match]:
+    async def _new_match(self, t: Tournament, p: Pairing) -> tuple[MatchRecord, Match]:
         assert p.a is not None and p.b is not None
-        match = Match.new(t.preset, secrets.randbits(63), t.target, key=secrets.token_bytes(SECRET_BYTES))
+        # Its key is drawn now, with no challenge to commit it on: its first panels and table show its commitment.
+        players = (t.entrants[p.a].player, t.entrants[p.b].player)
+        match, fair = await self.challenges.fairness.new_match(t.preset, t.target, players)
         now = self.clock()
         record = MatchRecord(
             id=secrets.token_urlsafe(8),
             chat_id=t.chat_id,
-            players=(t.entrants[p.a].player, t.entrants[p.b].player),
+            players=players,
             lang=t.lang,
             created=now,
             updated=now,
@@ -221,6 +222,7 @@ class TournamentPlay:
             turn_timeout=t.clock,
             opener=match.deal.first,
             tournament=t.id,
+            fair=fair,
         )
         return record, match
 

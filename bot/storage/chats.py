@@ -8,7 +8,7 @@ from typing import Any
 
 from redis.exceptions import ResponseError
 
-from bot.storage.base import Store, texts
+from bot.storage.base import Store, text, texts
 from bot.storage.layout import move_key
 
 
@@ -33,6 +33,23 @@ class ChatStore(Store):
 
     async def update_profile(self, user_id: int, fields: dict[str, str]) -> None:
         await self.call(self.redis.hset(self.keys.profile(user_id), mapping=dict[Any, Any](fields)))
+
+    async def seed(self, user_id: int) -> str | None:
+        """The user's seed (``/seed``), None when they have none yet."""
+        found = await self.call(self.redis.hget(self.keys.profile(user_id), "seed"))
+        return None if found is None else text(found)
+
+    async def set_seed(self, user_id: int, seed: str) -> None:
+        await self.call(self.redis.hset(self.keys.profile(user_id), "seed", seed))
+
+    async def seed_or(self, user_id: int, default: str) -> str:
+        """The user's seed; ``default`` kept as it when they have none (the first of two callers' wins)."""
+        key = self.keys.profile(user_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hsetnx(key, "seed", default)
+            pipe.hget(key, "seed")
+            _, found = await self.call(pipe.execute())
+        return text(found)
 
     async def remember_username(self, username: str, user_id: int) -> None:
         """The user now has this @username (kept lowercase; the last user seen with it wins)."""

@@ -134,6 +134,7 @@ class Keys:
         return f"{self.prefix}:chat:{chat_id}"
 
     def profile(self, user_id: int) -> str:
+        """Hash: a user's ``name``, ``lang``, ``started``, ``blocked`` and ``seed`` (``/seed``)."""
         return f"{self.prefix}:user:{user_id}"
 
     def stats(self, scope: str, user_id: int) -> str:

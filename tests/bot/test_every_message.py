@@ -129,6 +129,10 @@ SAMPLES: dict[str, Sampler] = {
     "meetings": lambda tr: (tr("rivalry-meeting", result="won", game=tr("game-bingo"), mine=2, theirs=1),),
     "hash": fixed("630dcd2966c43366"),
     "secret": fixed("00" * 32),
+    "hex": fixed("ab" * 32),
+    "seed": fixed("ala ma kota", "3f9a0c1d2e4b5a69", "&lt;b&gt;"),
+    "limit": fixed(64),
+    "length": numbers,
     "url": fixed("https://t.me/domino_bot?start=r_m1"),
     "id": fixed("42"),
     # selectors on words

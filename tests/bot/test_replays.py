@@ -12,7 +12,7 @@ from bot.callbacks import MAX_CALLBACK_BYTES, ReplayCb
 from bot.codec import StoredDeal
 from bot.games import deal_line
 from bot.i18n import I18n, Translator
-from bot.models import LANGS, Finish, Lang, MatchRecord, Player, Status, Summary
+from bot.models import LANGS, SEED_LIMIT, FairKey, Finish, Lang, MatchRecord, Player, Status, Summary
 from bot.pictures.painter import caption_fits
 from bot.texts import tiles
 from engine import Action, Kind, Match
@@ -192,8 +192,9 @@ class TestLinks:
     @pytest.mark.parametrize("lang", LANGS)
     def test_caption_fits(self, lang: Lang) -> None:
         """The match card's caption with the link stays within Telegram's 1024 characters, and is valid HTML."""
+        longest = FairKey(key="ab" * 32, seeds=("&" * SEED_LIMIT, "Ж" * SEED_LIMIT))
         record = played("bingo", 1, 2).model_copy(
-            update={"players": (Player(id=1, name=LONG), Player(id=2, name=LONG + "2"))}
+            update={"players": (Player(id=1, name=LONG), Player(id=2, name=LONG + "2")), "fair": longest}
         )
         summary = Summary(id=record.id, chat_id=-100, preset="bingo", players=record.players, score=(2, 1),
                           winner=0, finish=Finish.SURRENDER, finished=0, rating_change=17, ratings=(1517, 1483),
@@ -201,13 +202,15 @@ class TestLinks:
         link = replays.replay_link(tr(lang), "some_long_bot_username_bot", record.id)
         caption = render.result_caption(tr(lang), record, summary, tr(lang)("rematch-off"), link=link)
         assert link in caption and caption_fits(caption) and html_error(caption) is None
+        assert "ab" * 32 in caption and "&amp;" * SEED_LIMIT in caption
         private = render.private_result_text(tr(lang), record, summary, 0, link=link)
         assert link in private and caption_fits(private)
         assert 'href="https://t.me/some_long_bot_username_bot?start=r_abcDEF12345"' in link
 
 
 class TestSecrets:
-    """The match is over: each deal's header shows its 🔒 commitment and its 🔑 secret."""
+    """The match is over: each deal's header shows its 🔒 commitment and its 🔑 secret; where the replay opens, the
+    match's 🗝 key and 🌱 seeds."""
 
     def test_commitment_and_secret(self) -> None:
         record = played("bingo", 6, 2)
@@ -216,5 +219,16 @@ class TestSecrets:
             assert shown.stored is not None and shown.stored.x
             view = shown.at(0).view(None)
             text = replays.replay_text(tr(), record, reel, d, 0)
-            assert tr()("table-commitment", hash=view.commitment) in text
+            assert view.commitment is not None and len(view.commitment) == 64
+            assert tr()("panel-commitment", hash=view.commitment) in text
             assert tr()("deal-secret", secret=shown.stored.x) in text
+            assert "🗝" not in text  # a match made before keys were committed has none to show
+
+    def test_key_and_seeds_where_it_opens(self) -> None:
+        """The key and both seeds at the first step of the first deal only (HTML escaped)."""
+        record = played("bingo", 6, 2).model_copy(update={"fair": FairKey(key="cd" * 32, seeds=("<b>", "x"))})
+        reel = replays.reel_of(record)
+        opening = replays.replay_text(tr(), record, reel, 0, 0)
+        assert tr()("fair-key", hex="cd" * 32) in opening and "<code>&lt;b&gt;</code>" in opening
+        assert html_error(opening) is None
+        assert "🗝" not in replays.replay_text(tr(), record, reel, 0, 1)

@@ -170,6 +170,8 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
         "top-row": (f"2. {B} — <b>1483</b> · побед 1, поражений 3, матчей 4"),
         "history-row": (f"28.05.2026 · Бинго: {A} <b>2:5</b> {B} — победа: {B} (матч сдан)"),
         "stats-match-row": (f"❌ 28.05.2026 · Бинго: {A} <b>8:3</b> {B}"),
+        "fair-seeds": (f"🌱 Зёрна: {A} — <code>ala &amp; kot</code>; {B} — <code>źdźbło</code>"),
+        "fair-seeds-computer": (f"🌱 Зёрна: {A} — <code>ala &amp; kot</code>; {B} — без зерна"),
     }
 
 
@@ -323,6 +325,8 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
         "top-row": (f"2. {B} — <b>1483</b> · wygrane 1, przegrane 3, mecze 4"),
         "history-row": (f"28.05.2026 · Bingo: {A} <b>2:5</b> {B} — wygrywa: {B} (poddanie)"),
         "stats-match-row": (f"❌ 28.05.2026 · Bingo: {A} <b>8:3</b> {B}"),
+        "fair-seeds": (f"🌱 Ziarna: {A} — <code>ala &amp; kot</code>; {B} — <code>źdźbło</code>"),
+        "fair-seeds-computer": (f"🌱 Ziarna: {A} — <code>ala &amp; kot</code>; {B} — bez ziarna"),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import render
 from bot.codec import StoredDeal
 from bot.i18n import Translator
-from bot.models import Challenge, Finish, MatchRecord, Player, Standing, Summary
+from bot.models import Challenge, FairKey, Finish, MatchRecord, Player, Standing, Summary
 from bot.routers import stats
 from engine import Action, Deal, Match
 from tests.engine.helpers import deal_from, play
@@ -120,4 +120,8 @@ def render_all(tr: Translator, a: str, b: str) -> dict[str, str]:
     out["top-row"] = stats.standing_line(tr, Standing(rank=2, user_id=2, name=b, rating=1483, played=4, won=1, lost=3))
     out["history-row"] = stats.summary_line(tr, surrendered)
     out["stats-match-row"] = stats.summary_line(tr, summary, for_user=2)
+    fair = record.model_copy(update={"fair": FairKey(key="00" * 32, seeds=("ala & kot", "źdźbło"))})
+    out["fair-seeds"] = render.seeds_line(tr, fair)
+    computer = fair.model_copy(update={"players": (pa, pb.model_copy(update={"level": "hard"}))})
+    out["fair-seeds-computer"] = render.seeds_line(tr, computer)
     return out

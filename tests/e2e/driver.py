@@ -153,11 +153,13 @@ async def play(
     *,
     until: Callable[[], bool] | None = None,
     after_move: Callable[[], Awaitable[None]] | None = None,
+    before_press: Callable[[FakeUser, Sent], None] | None = None,
     max_moves: int = 5000,
 ) -> Playout:
     """Press random playable buttons of whoever may act until ``until()`` holds, no panel has buttons,
     or ``max_moves`` were made.
 
+    ``before_press`` is told of each press before it is made (who presses, on which panel, as it reads then).
     After each accepted press it waits until both panels show the new version,
     then calls ``after_move``.
     """
@@ -175,6 +177,8 @@ async def play(
             if not buttons:
                 continue
             before = version_of(panel)
+            if before_press is not None:
+                before_press(user, panel)
             query = fake.press(user, panel, rng.choice(buttons)["callback_data"])
             answer = await fake.wait_answer(query)
             if answer.get("text"):
@@ -200,9 +204,10 @@ async def play_to_end(
     rng: random.Random,
     *,
     after_move: Callable[[], Awaitable[None]] | None = None,
+    before_press: Callable[[FakeUser, Sent], None] | None = None,
 ) -> Playout:
     """Play the match to its end (no panel has buttons any more)."""
-    playout = await play(fake, players, rng, after_move=after_move)
+    playout = await play(fake, players, rng, after_move=after_move, before_press=before_press)
     assert all(panel_of(fake, u) is None for u in players), f"no end after {playout.moves} moves"
     return playout
 

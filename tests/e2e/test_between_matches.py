@@ -324,10 +324,12 @@ class TestResults:
                 d=p.change,
             )
             link = replay_link(tr, series.app.presenter.bot_username, p.match_id)
-            # Under them, the accuracy of each who had a choice to make (the post-mortem's; computer.md), the link.
+            # Under them, the accuracy of each who had a choice to make (the post-mortem's; computer.md), the match's
+            # key and seeds, the link.
             lines = p.result.text.split("\n")
-            assert lines[1:3] == [change, in_series] and lines[-1] == link and len(lines) <= 5, p.match_id
-            assert all(line.startswith(tr("accuracy-line", list="")) for line in lines[3:-1]), p.match_id
+            assert lines[1:3] == [change, in_series] and lines[-1] == link and len(lines) <= 7, p.match_id
+            assert [line[:1] for line in lines[-3:-1]] == ["🗝", "🌱"], p.match_id
+            assert all(line.startswith(tr("accuracy-line", list="")) for line in lines[3:-3]), p.match_id
 
     @pytest.mark.parametrize("chat", [GROUP, PL_GROUP], ids=["russian-group", "polish-group"])
     async def test_last_rating_line_is_the_top(self, series: Series, chat: int) -> None:

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bot import render
 from bot.app import App
 from bot.models import LEVELS, Level, Status, UserStats
 from bot.texts import name
@@ -208,5 +209,7 @@ class TestRestart:
             record, match = await app.services.records.get(match_id)
             assert match.rules.game == "42" and record.players[1].level == "normal"
             target = match.deal.target
-            assert message.text == tr("challenge-accepted-computer", a="Ann", b=tr("computer-normal"),
-                                      game=tr("preset-42"), target=target)  # fmt: skip
+            accepted = tr("challenge-accepted-computer", a="Ann", b=tr("computer-normal"), game=tr("preset-42"),
+                          target=target)  # fmt: skip
+            assert record.fair is not None  # the key the challenge committed to stays in the chat
+            assert message.text == "\n".join([accepted, render.key_commitment_line(tr, record.fair.key)])

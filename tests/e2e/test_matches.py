@@ -109,7 +109,10 @@ class TestWholeMatches:
             # The review's worker may not answer in time on a loaded machine: the result then goes without the
             # accuracy, and the post-mortem says it could not be made (what the bot does when a review fails).
             late = "its review took over" in caplog.text
-            lines = [won, rating, series, accuracy, replay_link(tr, username, record.id)]
+            # The match's key and both seeds, revealed with its result.
+            reveal = render.key_reveal_lines(tr, record)
+            assert len(reveal) == 2 and record.fair is not None and record.fair.key in reveal[0]
+            lines = [won, rating, series, accuracy, *reveal, replay_link(tr, username, record.id)]
             assert card.text == "\n".join(line for line in lines if not (late and line == accuracy))
             # In private each reads their own language (their Telegram's here), whatever the group's.
             ptr = app.presenter.i18n[pick_lang(code)]
@@ -123,7 +126,7 @@ class TestWholeMatches:
                 assert post_mortem.text == review_text.review_text(ptr, None if late else review, seat)
                 assert ptr("panel-match-over") in last.text and own_won in last.text
                 assert [b["callback_data"] for b in last.buttons()] == [f"rm:{record.id}"]  # the rematch
-                assert last.text.endswith(own_rating)
+                assert last.text.endswith("\n".join([own_rating, *render.key_reveal_lines(ptr, record)]))
                 own_accuracy = review_text.accuracy_line(ptr, record, review)
                 assert own_accuracy is not None
                 link = replay_link(ptr, username, record.id)

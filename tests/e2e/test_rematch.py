@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from bot.models import Status
@@ -84,10 +85,18 @@ async def test_both_press_and_play_again(fake: FakeTelegram, prefix: str, cleanu
             lambda: all(panel_of(fake, u) not in (None, panels_before[u.id]) for u in (ANN, BOB)),
             what="the new panels",
         )
+        # Its key was drawn when Ann's press opened the rematch: the new match's first panels commit to it.
+        assert second.fair is not None and second.fair != first.fair
+        committed = hashlib.sha256(bytes.fromhex(second.fair.key)).hexdigest()
+        for user in (ANN, BOB):
+            new_panel = panel_of(fake, user)
+            assert new_panel is not None and f"<code>{committed}</code>" in new_panel.history[0]
+            assert second.fair.key not in new_panel.history[0]
         await play_to_end(fake, (ANN, BOB), random.Random(2))
         await app.settled()
         assert (await app.services.records.get(second_id))[0].status is Status.FINISHED
         assert rematch_button(result_of(fake, second_id)) == f"{REMATCH}{second_id}"
+        assert f"<code>{second.fair.key}</code>" in result_of(fake, second_id).text  # revealed at the end
         # The first match's button is spent: a press on Ann's last panel of it is told so, and loses the button.
         (old_panel,) = [m for m in fake.chat_messages(ANN.id) if rematch_button(m) == f"{REMATCH}{first_id}"]
         answer = await fake.wait_answer(fake.press(ANN, old_panel, f"{REMATCH}{first_id}"))

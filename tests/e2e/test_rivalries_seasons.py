@@ -82,9 +82,9 @@ class TestRivalries:
             for loser in (BOB, ANN, BOB):
                 match_id = await new_match(fake, ANN, BOB, GROUP)
                 results.append(await surrender(fake, loser, GROUP, match_id))
-            # The series is the result's last line before the link to the replay.
-            assert all(r.text.split("\n")[-1].startswith("🎞") for r in results)
-            assert [r.text.split("\n")[-2] for r in results] == [
+            # The series is the result's last line before the match's key and seeds and the link to the replay.
+            assert all([line[:1] for line in r.text.split("\n")[-3:]] == ["🗝", "🌱", "🎞"] for r in results)
+            assert [r.text.split("\n")[-4] for r in results] == [
                 TR("series-lead", name=ANN_NAME, lead=1, trail=0),
                 TR("series-tie", n=1),
                 TR("series-lead", name=ANN_NAME, lead=2, trail=1),

@@ -1,12 +1,16 @@
-"""Deals anyone can verify: the shuffle from a secret, the commitment, the reveal, the CLI and the standalone script."""
+"""Deals anyone can verify: the shuffle from a secret, the deal key from a match key and the seeds, the commitment,
+the reveal, the CLI and the standalone script."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import hmac
 import importlib.util
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -16,7 +20,17 @@ import pytest
 from engine import Match
 from engine.__main__ import deal_facts, main
 from engine.deal import Deal
-from engine.fairness import commitment, deal_secret, parse_secret, seeded_key, shuffled
+from engine.fairness import (
+    COMPUTER_SEED,
+    commitment,
+    deal_key,
+    deal_secret,
+    fingerprint,
+    parse_secret,
+    seed_digest,
+    seeded_key,
+    shuffled,
+)
 from engine.rules import find_preset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +49,8 @@ class TestShuffle:
     def test_known_answer(self) -> None:
         """The algorithm is pinned: docs/fairness.md's worked example must stay true."""
         secret = bytes(range(32))
-        assert commitment(secret) == hashlib.sha256(secret).hexdigest()[:16] == "630dcd2966c43366"
+        assert commitment(secret) == hashlib.sha256(secret).hexdigest() == KNOWN_COMMITMENT
+        assert fingerprint(commitment(secret)) == "630dcd2966c43366"
         assert shuffled(secret) == KNOWN_ORDER
 
     def test_a_permutation(self) -> None:
@@ -65,6 +80,50 @@ class TestShuffle:
             parse_secret("ab" * 16)
         with pytest.raises(ValueError):
             parse_secret("zz" * 32)
+
+
+class TestDealKey:
+    """A match's deal key: HMAC-SHA256 of its key and both seats' seeds (engine/fairness.py)."""
+
+    def test_known_answer(self) -> None:
+        """The derivation is pinned (docs/fairness.md's example): the key 00 01 ... 1f, seat 0's seed "ala ma kota",
+        seat 1 the computer's."""
+        key = bytes(range(32))
+        dealt = deal_key(key, ("ala ma kota", COMPUTER_SEED))
+        assert dealt.hex() == "5f338962140db1c9c81ecd2637a5bcbdbb49812c853c609a74da286237f4f81d"
+        assert deal_secret(dealt, 1).hex() == "44f824ff9e939196c9aa0b6aad79900d081dbea17eff26bc780cbca94981ae25"
+        assert commitment(deal_secret(dealt, 1)) == ("492b7d096072b63d77ae13e819b03f68d5af9489331811a8432b08ea62affada")
+        # Written out with nothing but hashlib and hmac, as docs/fairness.md says it.
+        seeds = f"seeds/{hashlib.sha256(b'ala ma kota').hexdigest()}/{hashlib.sha256(b'').hexdigest()}"
+        assert dealt == hmac.new(key, seeds.encode(), hashlib.sha256).digest()
+
+    def test_seed_digest(self) -> None:
+        """A seed is hashed as UTF-8; the computer's seat is the empty string's digest."""
+        assert seed_digest(COMPUTER_SEED) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        assert seed_digest("źdźbło") == hashlib.sha256("źdźbło".encode()).hexdigest()
+
+    @pytest.mark.parametrize(
+        "other",
+        [("ala ma kotA", "x"), ("ala ma kota", "y"), ("x", "ala ma kota"), ("ala ma kota ", "x"), ("", "x")],
+    )
+    def test_seeds_change_the_deals(self, other: tuple[str, str]) -> None:
+        """Any change of either seed, or the seats swapped, gives another deal key and other deals."""
+        key = bytes(range(32))
+        base = Match.new("bingo", 1, key=deal_key(key, ("ala ma kota", "x")))
+        changed = Match.new("bingo", 1, key=deal_key(key, other))
+        assert base.deal.key != changed.deal.key
+        assert base.deal.start_hands != changed.deal.start_hands
+
+    def test_key_changes_the_deals(self) -> None:
+        seeds = ("a", "b")
+        assert deal_key(bytes(32), seeds) != deal_key(bytes(range(32)), seeds)
+
+    def test_no_seed_is_the_key_itself(self) -> None:
+        """A match made before seeds existed dealt from its key directly; a seeded match never equals it."""
+        key = bytes(range(32))
+        assert deal_key(key, (COMPUTER_SEED, COMPUTER_SEED)) != key
+        old = Match.new("bingo", 1, key=key)
+        assert old.deal.secret == deal_secret(key, 1)
 
 
 class TestMatch:
@@ -123,6 +182,18 @@ class TestMatch:
 
 
 class TestCommandLine:
+    def test_engine_deal_from_a_key(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """``--key`` with ``--seeds`` and ``--deal`` gives that deal of the match; without seeds, the key is the deal
+        key (a match made before seeds existed)."""
+        key = bytes(range(32))
+        assert main(["deal", "--key", key.hex(), "--seeds", "ala ma kota", "", "--deal", "2"]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        secret = deal_secret(deal_key(key, ("ala ma kota", "")), 2)
+        facts = deal_facts(Deal.from_secret(find_preset("bingo"), secret))
+        assert printed == {"deal": 2, "secret": secret.hex()} | facts
+        assert main(["deal", "--key", key.hex()]) == 0
+        assert json.loads(capsys.readouterr().out)["secret"] == deal_secret(key, 1).hex()
+
     def test_engine_deal(self, capsys: pytest.CaptureFixture[str]) -> None:
         secret = deal_secret(seeded_key(1), 1)
         assert main(["deal", "--game", "42", "--preset", "42", "--secret", secret.hex(), "--first", "1"]) == 0
@@ -130,6 +201,7 @@ class TestCommandLine:
         deal = Deal.from_secret(find_preset("42"), secret, 1)
         assert printed == deal_facts(deal)
         assert printed["commitment"] == commitment(secret) and "indicator" not in printed
+        assert len(printed["commitment"]) == 64
 
     def test_bad_secret(self, capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit) as exit_:
@@ -147,11 +219,61 @@ class TestCommandLine:
             theirs = script.deal(secret, game, first)
             assert theirs == {k: v for k, v in facts.items() if k not in ("game", "preset")}
 
+    @pytest.mark.parametrize("game", ["bingo", "42"])
+    def test_standalone_script_checks_a_match(self, game: str) -> None:
+        """docs/verify_deal.py's whole-match mode rebuilds every deal from the key and the seeds: the secrets, the
+        commitments and the hands are the engine's (each deal's opener given for 42)."""
+        script = standalone()
+        key, seeds = bytes(range(32)), ("ala ma kota", "Zażółć gęślą jaźń")
+        dealt = deal_key(key, seeds)
+        secrets = [deal_secret(dealt, n) for n in (1, 2, 3)]
+        firsts = [1, 0, 0]
+        args = _match_args(key, seeds, [commitment(s) for s in secrets], game=game, first=firsts)
+        facts, wrong = script.match(args)
+        assert wrong == [] and facts["key_commitment"] == commitment(key)
+        for number, (secret, first, theirs) in enumerate(zip(secrets, firsts, facts["deals"], strict=True), start=1):
+            ours = deal_facts(Deal.from_secret(find_preset(game), secret, first))
+            assert theirs == {"deal": number, "secret": secret.hex()} | {
+                k: v for k, v in ours.items() if k not in ("game", "preset")
+            }
+
+    def test_standalone_script_exit_codes(self) -> None:
+        """Run as a program: 0 when the key, the seeds and every commitment agree (whole or as the table's 16
+        digits); 1 for a tampered commitment, key commitment or seed."""
+        key, seeds = bytes(range(32)), ("ala ma kota", "")
+        shown = [commitment(deal_secret(deal_key(key, seeds), n)) for n in (1, 2)]
+
+        def run(*args: str) -> int:
+            command = [sys.executable, str(ROOT / "docs" / "verify_deal.py"), *args]
+            return subprocess.run(command, capture_output=True, text=True).returncode
+
+        base = ["--key", key.hex(), "--key-commitment", commitment(key), "--commitments"]
+        assert run(*base, *shown, "--seeds", *seeds) == 0
+        assert run(*base, shown[0], fingerprint(shown[1]), "--seeds", *seeds) == 0
+        assert run(*base, shown[0], shown[0], "--seeds", *seeds) == 1
+        assert run(*base, *shown, "--seeds", "ala ma kot", "") == 1
+        assert run("--key", key.hex(), "--key-commitment", "0" * 64, "--commitments", *shown, "--seeds", *seeds) == 1
+        secret = deal_secret(key, 1).hex()
+        assert run("--secret", secret, "--commitment", commitment(deal_secret(key, 1))) == 0
+        assert run("--secret", secret, "--commitment", fingerprint(commitment(deal_secret(key, 1)))) == 0
+        assert run("--secret", secret, "--commitment", "0" * 16) == 1
+
     def test_standalone_script_does_not_import_the_project(self) -> None:
         text = (ROOT / "docs" / "verify_deal.py").read_text()
         assert "engine" not in text.split('"""', 2)[2].replace("the engine", "")
         assert "import bot" not in text and "from bot" not in text
 
 
+def _match_args(
+    key: bytes, seeds: tuple[str, str], commitments: list[str], *, game: str, first: list[int]
+) -> argparse.Namespace:
+    """The arguments of docs/verify_deal.py's whole-match mode, as its parser makes them."""
+    return argparse.Namespace(
+        key=key, seeds=list(seeds), key_commitment=commitment(key), commitments=commitments, game=game, first=first
+    )
+
+
+KNOWN_COMMITMENT = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+"""SHA-256 of the secret 00 01 02 ... 1f (docs/fairness.md's example): its first 16 digits are its fingerprint."""
 KNOWN_ORDER = [14, 26, 13, 21, 11, 23, 15, 10, 4, 16, 25, 7, 27, 3, 2, 22, 9, 18, 6, 20, 0, 17, 12, 5, 24, 1, 19, 8]
 """The shuffle of the secret 00 01 02 ... 1f (docs/fairness.md shows it as tiles)."""

@@ -47,6 +47,19 @@ class TestChatStore:
         assert await chats.profile(ALA.id) == {"name": "Ala K", "started": "1", "lang": "pl"}
         assert await chats.profile(BOB.id) == {}
 
+    async def test_seed(self, stores: Stores) -> None:
+        """A user's seed: none until set; a default is kept only when there is none (the first caller's wins);
+        setting it replaces it; the profile's other fields stay."""
+        chats = stores.chats
+        await chats.update_profile(ALA.id, {"name": "Ala"})
+        assert await chats.seed(ALA.id) is None
+        assert await chats.seed_or(ALA.id, "first") == "first"
+        assert await chats.seed_or(ALA.id, "second") == "first"
+        await chats.set_seed(ALA.id, "ala ma kota")
+        assert await chats.seed(ALA.id) == "ala ma kota" and await chats.seed_or(ALA.id, "x") == "ala ma kota"
+        assert await chats.profile(ALA.id) == {"name": "Ala", "seed": "ala ma kota"}
+        assert await chats.seed(BOB.id) is None
+
     async def test_blocked(self, stores: Stores) -> None:
         """Marking a user blocked (or not) answers whether it changed; the profile's other fields stay."""
         chats = stores.chats
