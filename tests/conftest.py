@@ -14,6 +14,8 @@ import pytest
 
 from tests.e2e.fake_telegram import FakeTelegram
 
+pytest_plugins = ["tests.timings"]
+
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeTelegram]:

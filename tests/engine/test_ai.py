@@ -370,6 +370,8 @@ class TestArena:
         assert [one[k] for k in keys] == [two[k] for k in keys]
 
     def test_hard_beats_easy(self) -> None:
-        """Over 40 Bingo matches, seats alternating, the search wins most (it fails if it plays no better)."""
-        figures = arena("bingo", "hard", "easy", 40, seed=1)
-        assert figures["wins_a"] > 30, figures
+        """Over 12 Bingo matches, seats alternating, the search wins at least 10 (12 here; a level no better than
+        easy would do so about one time in fifty). The matches are the seed's, so the figure is the same each run;
+        12 matches cost some 15 s of CPU, the most of any test (docs/testing.md)."""
+        figures = arena("bingo", "hard", "easy", 12, seed=1)
+        assert figures["wins_a"] >= 10, figures
