@@ -31,12 +31,18 @@ def is_cluster_url(url: str) -> bool:
     return urlsplit(url).scheme in CLUSTER_SCHEMES
 
 
-def _retry() -> Retry:
-    return Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3)
+RETRIES = 3
+"""How often a command is tried again on a lost connection or a timeout (0.05 s, then twice as long each time)."""
 
 
-def create_redis(url: str, *, cluster: bool = False, max_connections: int = 32, timeout: float = 5.0) -> Redis:
-    """A client with a bounded pool, timeouts and retries on lost connections (a cluster client, typed as the
+def _retry(retries: int = RETRIES) -> Retry:
+    return Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=retries)
+
+
+def create_redis(
+    url: str, *, cluster: bool = False, max_connections: int = 32, timeout: float = 5.0, retries: int = RETRIES
+) -> Redis:
+    """A client with a bounded pool, timeouts and ``retries`` on lost connections (a cluster client, typed as the
     commands it shares with one server's, for a cluster URL or ``cluster``)."""
     if cluster or is_cluster_url(url):
         return cast(Redis, create_cluster(url, max_connections=max_connections, timeout=timeout))
@@ -49,7 +55,7 @@ def create_redis(url: str, *, cluster: bool = False, max_connections: int = 32, 
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         health_check_interval=30,
-        retry=_retry(),
+        retry=_retry(retries),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
     # Single commands share one connection (bot/storage/mux.py); pipelines take the pool's.

@@ -232,9 +232,9 @@ class FakeTelegram:
         """The share of calls (``getUpdates`` aside: Telegram does not limit it) answered 429 at random."""
         self.random = random.Random(0)
         self.flood_until = 0.0
-        """Until this time (``time.monotonic``) every method answers 429 (a burst)."""
+        """Until this time (``clock``) every method answers 429 (a burst)."""
         self.chat_flood_until: dict[int, float] = {}
-        """Until this time, anything sent to that chat answers 429 (a flood wait of one group)."""
+        """Until this time (``clock``), anything sent to that chat answers 429 (a flood wait of one group)."""
         self.latency = 0.0
         """Seconds each call (long polls aside) takes before it is answered (a slow or distant Telegram)."""
         self.frozen = False
@@ -341,7 +341,7 @@ class FakeTelegram:
         return web.json_response(body, status=status)
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        now = time.monotonic()
+        now = self.clock()
         chat = p.get("chat_id")
         flood = now < self.flood_until or (chat is not None and now < self.chat_flood_until.get(int(chat), 0.0))
         if self.flood_ratio and method != "getUpdates" and self.random.random() < self.flood_ratio:

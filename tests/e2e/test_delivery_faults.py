@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
+from bot.app import App
 from bot.i18n import I18n
 from bot.services import Services
 from engine import Match
@@ -23,6 +23,7 @@ from tests.e2e.conftest import running_bot
 from tests.e2e.driver import move_data, new_match, panel_of, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import BotProcess, bot_env
+from tests.e2e.simclock import SimClock
 from tests.redis_server import redis_url
 
 GROUP = -100600
@@ -46,16 +47,29 @@ async def polling(env: dict[str, str], processes: list[BotProcess]) -> BotProces
     return process
 
 
+@contextlib.asynccontextmanager
+async def simulated(prefix: str) -> AsyncIterator[tuple[FakeTelegram, SimClock, App]]:
+    """The fake Bot API and the bot on one simulated clock that ticks 20 times faster than real time: Telegram's
+    429s and the bot's waits for them are counted on it (aiogram's own polling backoff after a refused
+    getUpdates waits real seconds, one or two)."""
+    clock = SimClock()
+    fake = FakeTelegram(clock=clock.monotonic)
+    await fake.start()
+    try:
+        async with clock.ticking(), running_bot(fake, prefix, clock=clock) as app:
+            yield fake, clock, app
+    finally:
+        await fake.stop()
+
+
 class TestTelegramPushesBack:
-    """Telegram answers 429, to everything or to one group."""
+    """Telegram answers 429, to everything or to one group (on a simulated clock)."""
 
     @pytest.mark.parametrize("seconds", [10, 40])
-    async def test_429_burst_on_every_method(
-        self, fake: FakeTelegram, prefix: str, cleanup_redis: None, seconds: int
-    ) -> None:
-        """Every method (getUpdates included) answers 429 for a while in mid-match; nothing is lost."""
+    async def test_429_burst_on_every_method(self, prefix: str, cleanup_redis: None, seconds: int) -> None:
+        """Every method (getUpdates included) answers 429 for ``seconds`` in mid-match; nothing is lost."""
         rng = random.Random(seconds)
-        async with running_bot(fake, prefix) as app:
+        async with simulated(prefix) as (fake, clock, app):
             match_id = await started(fake)
             for _ in range(3):
                 await screens.press(fake, app.services, match_id, PLAYERS, rng)
@@ -63,19 +77,19 @@ class TestTelegramPushesBack:
             user, panel, _, _ = await screens.acting_panel(fake, app.services, match_id, PLAYERS)
             fake.press(user, panel, rng.choice(playable(panel))["callback_data"])
             await fake.settle()
-            fake.flood_until = time.monotonic() + seconds
+            fake.flood_until = clock.monotonic() + seconds
             await screens.finish(fake, app.services, match_id, PLAYERS, rng)
             await screens.assert_final(fake, app.services, match_id, GROUP, TR)
             refused = {c.method for c in fake.calls if c.status == 429}
             assert "getUpdates" in refused and refused & {"sendMessage", "editMessageText", "answerCallbackQuery"}
 
-    async def test_group_flood_wait_at_a_deal_end(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    async def test_group_flood_wait_at_a_deal_end(self, prefix: str, cleanup_redis: None) -> None:
         """The group is in a flood wait when a deal ends: the next deal's panels arrive before its result."""
         rng = random.Random(7)
-        async with running_bot(fake, prefix) as app:
+        async with simulated(prefix) as (fake, clock, app):
             match_id = await started(fake)
             await screens.play_until(fake, app.services, match_id, PLAYERS, rng, screens.ends_deal)
-            fake.chat_flood_until[GROUP] = time.monotonic() + 8
+            fake.chat_flood_until[GROUP] = clock.monotonic() + 8
             await screens.press(fake, app.services, match_id, PLAYERS, rng, choose=screens.ending(screens.ends_deal))
             record, match = await app.services.records.get(match_id)
             if match.is_over:
@@ -85,7 +99,7 @@ class TestTelegramPushesBack:
                 return all((p := panel_of(fake, u)) is not None and version_of(p) == record.version for u in PLAYERS)
 
             await fake.wait_for(next_deal_panels, timeout=30, what="the next deal's panels")
-            assert time.monotonic() < fake.chat_flood_until[GROUP], "the panels waited for the group"
+            assert clock.monotonic() < fake.chat_flood_until[GROUP], "the panels waited for the group"
             head = TR("deal-result", deal=1, a="", b="", pa="", pb="").split(":")[0]
             assert not any(m.text.startswith(head) for m in fake.chat_messages(GROUP))
             await screens.finish(fake, app.services, match_id, PLAYERS, rng)

@@ -68,8 +68,9 @@ CALLS: dict[str, Call] = {
 
 @pytest.fixture
 async def dead() -> AsyncIterator[Services]:
-    """A service whose Redis does not answer (nothing listens on port 1)."""
-    client = create_redis(DEAD_URL, timeout=0.2)
+    """A service whose Redis does not answer (nothing listens on port 1); no retries (each waits 0.7 s in all, and
+    every call of the service is tried: the retries themselves are test_reconnect's)."""
+    client = create_redis(DEAD_URL, timeout=0.2, retries=0)
     try:
         yield Services.build(client, prefix="test:dead")
     finally:
