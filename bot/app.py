@@ -154,10 +154,10 @@ class App:
 
 
 def create_outbox(settings: Settings, bot: Bot, services: Services, clock: Clock) -> Outbox:
-    """The outbox; webhook workers may be many: what they share (the budgets) lives in Redis. One polling
-    process keeps it in memory."""
+    """The outbox; the budgets it counts live in Redis: webhook workers share them, and a process started again
+    (after a crash, a deploy) knows what the one before it sent in the window, so a restart in the middle of a
+    busy minute does not send a group past Telegram's limit."""
     budget = Budget(settings.group_budget, settings.group_window, settings.private_gap)
-    shared = settings.webhook_url is not None
     return Outbox(
         bot,
         group_budget=budget.group_budget,
@@ -165,7 +165,7 @@ def create_outbox(settings: Settings, bot: Bot, services: Services, clock: Clock
         private_gap=budget.private_gap,
         clock=clock.monotonic,
         sleep=clock.sleep,
-        limiter=SharedLimiter(services.stores.budgets, budget, clock.shared) if shared else None,
+        limiter=SharedLimiter(services.stores.budgets, budget, clock.shared),
     )
 
 

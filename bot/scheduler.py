@@ -6,8 +6,8 @@ a group's season that ends, ``n:<tournament>`` a tournament's; the names are mad
 here and nowhere else) in one sorted set (``bot/storage/jobs.py``), scored by
 when it is due. The services schedule through this scheduler; the scheduler of
 every running process claims due jobs atomically (the claim moves the job's
-score to the end of a lease, so no other process sees it due) and calls the
-handler of its kind. The handler returns when the job is due
+score to the end of a lease, so no other process sees it due; the lease is
+moved on while the handler runs) and calls the handler of its kind. The handler returns when the job is due
 again, or None when it is done. Handlers are idempotent: a job whose process
 died while holding it comes due again when the lease ends and runs a second
 time, and what it does is checked against Redis there.
@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 Handler = Callable[[str], Awaitable[float | None]]
 """Acts on a job's argument; returns when the job is due again (seconds since the epoch), or None: done."""
 
-LEASE = 120.0
-"""Seconds a claimed job stays hidden from the other processes while its handler runs."""
+LEASE = 15.0
+"""Seconds a claimed job stays hidden from the other processes; its process moves the lease on every third of it
+while the handler runs, so a job held by a process that died (kill -9) is due again within this time."""
 RETRY = 5.0
 """Seconds until a job whose handler failed is tried again."""
 BATCH = 50
@@ -132,6 +133,8 @@ class Scheduler:
             log.warning("job %s: no handler for %r; dropped", job, kind)
             following = None
         else:
+            held = [lease]
+            keeper = asyncio.ensure_future(self._keep(job, held))
             try:
                 following = await handler(argument)
             except (RedisError, StorageUnavailable) as exc:
@@ -142,7 +145,24 @@ class Scheduler:
                 log.warning("job %s failed (%s: %s); retrying in %.0f s", job, type(exc).__name__, exc, RETRY)
                 log.debug("job %s failed", job, exc_info=True)
                 following = self.clock.time() + RETRY
+            finally:
+                keeper.cancel()
+                await asyncio.gather(keeper, return_exceptions=True)
+            lease = held[0]
         await self.jobs.complete(job, lease, following)
+
+    async def _keep(self, job: str, held: list[float]) -> None:
+        """While a job's handler runs, move its lease on every third of ``lease`` (``held[0]``: its end now); stop
+        once the job is scheduled anew meanwhile, or Redis fails (the lease then brings it back)."""
+        while True:
+            await self.clock.sleep(self.lease / 3)
+            until = self.clock.time() + self.lease
+            try:
+                if not await self.jobs.keep(job, held[0], until):
+                    return
+            except (RedisError, StorageUnavailable, OSError):
+                return
+            held[0] = until
 
     def start(self) -> None:
         """Look for due jobs every ``poll`` real seconds until ``close``."""

@@ -1,6 +1,7 @@
 """Jobs in Redis: things due later (``bot/scheduler.py`` names them), in one sorted set scored by when each
-is due. Claiming moves a due job's score to the end of a lease, so that exactly one process acts on it; a
-process that dies holding it leaves it due again when the lease ends."""
+is due. Claiming moves a due job's score to the end of a lease, so that exactly one process acts on it; the
+process keeps the lease while its handler runs, and one that dies holding it leaves it due again when the lease
+ends."""
 
 from __future__ import annotations
 
@@ -29,6 +30,17 @@ return 1
 """
 
 
+# A claimed job whose handler still runs keeps its lease: moved on to ARGV[3], unless the job is no longer
+# scored as claimed (someone scheduled it anew, or it is gone). KEYS: 1 jobs. ARGV: 1 job, 2 the lease's end
+# as held, 3 the new end. Returns 1 when kept, 0 when the job is no longer this lease's.
+KEEP_JOB = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
+"""
+
+
 class JobStore(Store):
     """The jobs of every process, by when they are due."""
 
@@ -36,6 +48,7 @@ class JobStore(Store):
         super().__init__(redis, keys, failed=failed)
         self._claim = self.script(CLAIM_JOBS)
         self._complete = self.script(COMPLETE_JOB)
+        self._keep = self.script(KEEP_JOB)
 
     async def add(self, job: str, at: float, *, if_missing: bool = False, only_sooner: bool = False) -> None:
         """Make ``job`` due at ``at`` (``if_missing``: a job already there keeps its time; ``only_sooner``: a job
@@ -77,3 +90,8 @@ class JobStore(Store):
         while it was held."""
         nxt = "" if following is None else repr(following)
         return bool(await self.run(self._complete, [self.keys.jobs()], [job, repr(lease), nxt]))
+
+    async def keep(self, job: str, lease: float, until: float) -> bool:
+        """Move a held job's lease from ``lease`` on to ``until``; False when it is no longer held so (scheduled
+        anew meanwhile, or gone)."""
+        return bool(await self.run(self._keep, [self.keys.jobs()], [job, repr(lease), repr(until)]))

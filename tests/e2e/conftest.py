@@ -23,6 +23,9 @@ from tests.redis_server import redis_url
 GROUP_WINDOW = 2.0
 GROUP_BUDGET = 20
 COMMAND_LIMIT = 1000
+PICTURES = False
+"""The match card and the rating chart are drawn only where a test asks for them (``pictures=True``): a card is a
+quarter of a second of CPU in the drawing worker, and some 130 of them made a tenth of the suite's CPU."""
 """One member's commands answered per minute: out of the way of tests that send many (test_names sends seven in a
 row); the flood tests set the real five (test_limits, test_real_limits)."""
 
@@ -42,7 +45,7 @@ async def running_bot(
     redis = create_redis(url)
     limits: dict[str, object] = {
         "group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02,
-        "command_limit": COMMAND_LIMIT,
+        "command_limit": COMMAND_LIMIT, "pictures": PICTURES,
     }  # fmt: skip
     settings = Settings(
         bot_token="123456:TEST-token",

@@ -37,6 +37,7 @@ def bot_env(**settings: str | None) -> dict[str, str]:
             "GROUP_BUDGET": "20",
             "PRIVATE_GAP": "0.02",
             "COMMAND_LIMIT": "1000",  # as in conftest
+            "PICTURES": "false",  # as in conftest: drawn where a test asks (pictures="true")
         }
     )
     for name, value in settings.items():

@@ -90,13 +90,15 @@ class Scene:
 
 
 @contextlib.asynccontextmanager
-async def scene_of(prefix: str, *, active_ttl: int = 14 * DAY) -> AsyncIterator[Scene]:
+async def scene_of(prefix: str, *, active_ttl: int = 14 * DAY, pictures: bool = False) -> AsyncIterator[Scene]:
     clock = SimClock()
     fake = FakeTelegram()
     await fake.start()
     try:
         async with (
-            running_bot(fake, prefix, clock=clock, turn_timeout=TIMEOUT, active_ttl=active_ttl) as app,
+            running_bot(
+                fake, prefix, clock=clock, turn_timeout=TIMEOUT, active_ttl=active_ttl, pictures=pictures
+            ) as app,
             clock.ticking(step=0.01, every=0.005),
         ):
             for user in PLAYERS:
@@ -112,7 +114,7 @@ class TestTurnClock:
 
     @pytest.mark.cluster
     async def test_reminder_then_forfeit(self, prefix: str, cleanup_redis: None) -> None:
-        async with scene_of(prefix) as s:
+        async with scene_of(prefix, pictures=True) as s:  # the card is a picture: the texts end with the 🔎
             match_id = await new_match(s.fake, ANN, BOB, GROUP)
             record, match = await s.state(match_id)
             assert record.turn_timeout == TIMEOUT

@@ -164,7 +164,7 @@ class TestMatchInATopic:
     async def test_whole_match(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """Every group call of the match, from the challenge to the card, is in the topic; so are the answers to
         commands written there."""
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             await players_started(fake)
             first = await new_match(fake, ANN, BOB, GROUP, topic=TOPIC)
             assert (await ask_in_topic(fake, ANN, "/play")).thread == TOPIC  # already playing: said there
@@ -210,7 +210,7 @@ class TestMatchInATopic:
     async def test_topic_gone_mid_match(self, fake: FakeTelegram, prefix: str, cleanup_redis: None, how: str) -> None:
         """The topic is closed (or deleted) mid-match: the next group message finds it out, goes to General with
         all that follow, and the match finishes."""
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             await players_started(fake)
             match_id = await new_match(fake, ANN, BOB, GROUP, topic=TOPIC)
             rng = random.Random(5)

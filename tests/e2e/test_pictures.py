@@ -86,7 +86,7 @@ class TestMatchCard:
         flag = tmp_path / "go"
         monkeypatch.setenv("PAINTER_HOLD", str(flag))
         fake.started.update({ANN.id, BOB.id, CEZ.id})
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             painter_of(app).draw = f"{HELPERS}:held"
             for user in (ANN, BOB, CEZ):
                 await start_bot(fake, user)
@@ -125,7 +125,7 @@ class TestMatchCard:
         """A card that cannot be drawn (an error, a dead worker) or that Telegram refuses: the text goes alone,
         in the group and to each player, and the next match has its card again."""
         fake.started.update({ANN.id, BOB.id})
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             painter_of(app).draw = draw
             for user in (ANN, BOB):
                 await start_bot(fake, user)
@@ -145,7 +145,7 @@ class TestMatchCard:
         """Two 429s on the card are waited out: it arrives once, within the group's budget."""
         fake.started.update({ANN.id, BOB.id})
         fake.retry_after = 1
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             for user in (ANN, BOB):
                 await start_bot(fake, user)
             fake.method_429["sendPhoto"] = 2
@@ -162,7 +162,7 @@ class TestMatchCard:
     async def test_a_restart_before_the_cards(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """The bot stops while Telegram holds its cards: the next start sends each card once."""
         fake.started.update({ANN.id, BOB.id})
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             for user in (ANN, BOB):
                 await start_bot(fake, user)
             match_id = await new_match(fake, ANN, BOB, GROUP)
@@ -174,7 +174,7 @@ class TestMatchCard:
             record, summary = await ended(app, match_id)
         fake.thaw()
         assert not any(m.photo for chat in (GROUP, ANN.id, BOB.id) for m in fake.chat_messages(chat))
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             await fake.wait_for(lambda: not app.delivery._jobs, what="the deliveries of the new start")
             await app.settled()
             assert result_of(fake, GROUP, caption(app, record, summary)).photo
@@ -188,7 +188,7 @@ class TestRatingChart:
 
     async def test_in_the_group_and_in_private(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         fake.started.update({ANN.id, BOB.id, CEZ.id})
-        async with running_bot(fake, prefix) as app:
+        async with running_bot(fake, prefix, pictures=True) as app:
             for user in (ANN, BOB, CEZ):
                 await start_bot(fake, user)
             await surrendered(fake, app, ANN, BOB)

@@ -38,7 +38,7 @@ def hint_button(panel: Sent) -> str | None:
 async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
     """A match between two people ends: each gets one 🔎 message in their own language, the result's caption and
     its card carry both accuracies; their panels never had a 💡."""
-    async with running_bot(fake, prefix) as app:
+    async with running_bot(fake, prefix, pictures=True) as app:
         await app.services.chats.update_settings(GROUP, preset="bingo", target=2)
         for user in (ANN, BOB):
             await start_bot(fake, user)
@@ -80,7 +80,7 @@ async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str
 async def test_hints_against_the_computer(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
     """Against the computer the panel has 💡: a press answers with a toast naming a legal move; a forged press
     (an old version) is refused and counts nothing; the count shows under the result."""
-    async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
+    async with running_bot(fake, prefix, computer_pause=PAUSE, pictures=True) as app:
         tr = app.presenter.i18n["ru"]
         await app.services.chats.update_settings(GROUP, preset="bingo", target=1)
         await start_bot(fake, ANN)

@@ -216,7 +216,7 @@ class TestCaptions:
     async def test_thirty_captioned_commands(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """30 photos captioned /stats or /help in a burst: at most five answers and one notice; each /stats chart
         after the first is sent by its file_id, not drawn and uploaded again; the group's budget holds."""
-        async with running_bot(fake, prefix, command_window=60.0, command_limit=5) as app:
+        async with running_bot(fake, prefix, command_window=60.0, command_limit=5, pictures=True) as app:
             tr = app.presenter.i18n["ru"]
             await finished_match(fake, app)
             after = newest_id(fake, GROUP_A)

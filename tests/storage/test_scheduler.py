@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 
 import pytest
@@ -142,6 +143,40 @@ class TestExactlyOnce:
         clock.advance(2)
         assert await other.run_due() == 1
         assert done == ["x"]
+
+    async def test_a_long_handler_keeps_its_lease(self, services: Services, backend: Backend) -> None:
+        """A handler that runs longer than the lease (a slow Telegram, say) keeps the job from the other processes:
+        its process moves the lease on while it runs; once it returns, the job is as the handler said."""
+        clock = SimClock()
+        slow, other = scheduler_on(backend, clock), scheduler_on(backend, clock)
+        release = asyncio.Event()
+        ran: list[str] = []
+
+        async def waits(argument: str) -> float | None:
+            ran.append("slow")
+            await release.wait()
+            return None
+
+        async def finishes(argument: str) -> float | None:
+            ran.append("other")
+            return None
+
+        slow.on("k", waits)
+        other.on("k", finishes)
+        await slow.schedule("k:x", clock.time())
+        task = asyncio.create_task(slow.run_due())
+        while not ran:
+            await asyncio.sleep(0)
+        for _ in range(4 * 3):  # four leases' worth, a third at a time
+            clock.advance(LEASE / 3)
+            deadline = time.monotonic() + 10
+            while (due := await slow.due_at("k:x")) is not None and due < clock.time() + LEASE / 2:
+                assert time.monotonic() < deadline, f"the lease was not moved on: due {due}, now {clock.time()}"
+                await asyncio.sleep(0.001)
+            assert await other.run_due() == 0, f"the job was taken at {clock.now}"
+        release.set()
+        assert await task == 1
+        assert ran == ["slow"] and await slow.due_at("k:x") is None
 
 
 class TestFailures:
