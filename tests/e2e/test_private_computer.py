@@ -176,8 +176,11 @@ class TestOneMessage:
         async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
             match_id = await private_match(fake, app, target=5)
             first = await play_windows(fake, app, match_id, rng, presses=6)
+            record, match = await app.services.records.get(match_id)
         panel = held_panel(fake, ANN)
-        assert panel is not None
+        assert panel is not None, (
+            f"no panel held after {len(first)} presses: {record.status}, score {match.score}, deal {match.deal.number}"
+        )
         async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
             rest = await play_windows(fake, app, match_id, rng, presses=1)
             if not first[-1].results:  # (a result under the panel: it comes anew below it)
