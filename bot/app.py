@@ -43,7 +43,7 @@ from bot.routers import build_router
 from bot.runtime import tune_collector
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services import Services
-from bot.services.reviews import Reviewer
+from bot.services.reviews import NoReviews, Reviewer
 from bot.storage.layout import migrate
 from bot.storage.redis import close as close_redis
 from bot.storage.redis import create_redis, ping, redacted
@@ -133,7 +133,7 @@ class App:
     redis: Redis
     scheduler: Scheduler
     painter: Painter | None
-    reviewer: Reviewer
+    reviewer: Reviewer | NoReviews
     metrics: Metrics
     exposition: Exposition
     """``/metrics``: its page."""
@@ -225,7 +225,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     bot.session.middleware(LimitMiddleware(outbox))
     bot.session.middleware(TelegramCalls(metrics))  # the innermost: each retry of a call counts
     painter = Painter(metrics=metrics) if settings.pictures else None
-    reviewer = Reviewer()
+    reviewer = Reviewer() if settings.postmortems else NoReviews()
     username = me.username or ""
     stores = services.stores
     passes = Passes(outbox, i18n, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=username,

@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     """Seconds the computer waits after the last move before making its own."""
     pictures: bool = True
     """Draw the match card and the /stats rating chart (in a worker process); off: results go as text alone."""
+    postmortems: bool = True
+    """Review each finished match for its people (the hard level's search on every decision, in a worker process,
+    a second or two of CPU a match): the 🔎 post-mortem and the accuracy under results; off: neither."""
     clock_file: Path | None = None
     """For tests: read the wall time (seconds since the epoch) from this file instead of the system clock."""
     group_budget: int = 20

@@ -296,12 +296,12 @@ class Passes:
 
     async def _post_mortem(self, record: MatchRecord, messages: Messages, seat: int) -> None:
         """After the private card, the person's ``🔎`` message in their language (once: recorded as ``q0``/``q1``;
-        none for a match nobody won). Sent before it is recorded: a process killed between the two sends it
-        again, never loses it."""
+        none for a match nobody won, nor when post-mortems are off). Sent before it is recorded: a process killed
+        between the two sends it again, never loses it."""
         summary = messages.summary
         if messages.reviews[seat] or summary is None:
             return
-        if summary.winner is not None:
+        if summary.winner is not None and self.reviewer.made:
             tr = self.i18n[record.lang_of(seat)]
             text = review_text.review_text(tr, await self._review(record, summary), seat)
             try:

@@ -102,11 +102,30 @@ def summary_of(seats: list[int], decisions: list[dict[str, Any]]) -> MatchReview
 
 
 class Reviews(Protocol):
-    """What makes a finished match's post-mortem (:class:`Reviewer`; the tests' own in the process)."""
+    """What makes a finished match's post-mortem (:class:`Reviewer`; :class:`NoReviews` when the operator turned
+    them off; the tests' own in the process)."""
+
+    made: bool
+    """Whether post-mortems are made at all (off: no 🔎 message and no accuracy)."""
 
     def prepare(self, record: MatchRecord) -> None: ...
 
     async def review(self, record: MatchRecord) -> MatchReview | None: ...
+
+
+class NoReviews:
+    """No post-mortems (``POSTMORTEMS=false``): nothing is reviewed, results carry no accuracy, no 🔎 is sent."""
+
+    made = False
+
+    def prepare(self, record: MatchRecord) -> None:
+        return None
+
+    async def review(self, record: MatchRecord) -> MatchReview | None:
+        return None
+
+    async def close(self) -> None:
+        return None
 
 
 def review_now(record: MatchRecord) -> MatchReview:
@@ -117,6 +136,8 @@ def review_now(record: MatchRecord) -> MatchReview:
 
 class Reviewer:
     """Reviews the deals of matches with people in a worker process, each deal once, as soon as it ends."""
+
+    made = True
 
     def __init__(
         self,

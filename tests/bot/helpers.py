@@ -110,6 +110,8 @@ async def tables(services: Services, players: tuple[Player, ...], chat_id: int =
 class InlineReviews:
     """The post-mortem made in the test's own process (the bot makes it in a worker process)."""
 
+    made = True
+
     def prepare(self, record: MatchRecord) -> None:
         pass
 

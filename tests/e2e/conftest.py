@@ -24,8 +24,10 @@ GROUP_WINDOW = 2.0
 GROUP_BUDGET = 20
 COMMAND_LIMIT = 1000
 PICTURES = False
-"""The match card and the rating chart are drawn only where a test asks for them (``pictures=True``): a card is a
-quarter of a second of CPU in the drawing worker, and some 130 of them made a tenth of the suite's CPU."""
+"""The match card and the rating chart are drawn, and the post-mortem made, only where a test asks for them
+(``pictures=True``, ``postmortems=True``): a card is a quarter of a second of CPU in the drawing worker, a match's
+review a second or two in the review worker; the 130 cards and 350 deal reviews of a run made a quarter of the
+suite's CPU."""
 """One member's commands answered per minute: out of the way of tests that send many (test_names sends seven in a
 row); the flood tests set the real five (test_limits, test_real_limits)."""
 
@@ -45,7 +47,7 @@ async def running_bot(
     redis = create_redis(url)
     limits: dict[str, object] = {
         "group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02,
-        "command_limit": COMMAND_LIMIT, "pictures": PICTURES,
+        "command_limit": COMMAND_LIMIT, "pictures": PICTURES, "postmortems": PICTURES,
     }  # fmt: skip
     settings = Settings(
         bot_token="123456:TEST-token",

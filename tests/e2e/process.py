@@ -38,6 +38,7 @@ def bot_env(**settings: str | None) -> dict[str, str]:
             "PRIVATE_GAP": "0.02",
             "COMMAND_LIMIT": "1000",  # as in conftest
             "PICTURES": "false",  # as in conftest: drawn where a test asks (pictures="true")
+            "POSTMORTEMS": "false",  # as in conftest: made where a test asks (postmortems="true")
         }
     )
     for name, value in settings.items():
@@ -71,6 +72,7 @@ SETTING_NAMES = frozenset(
         "CLAIM_AFTER",
         "CLOCK_FILE",
         "PICTURES",
+        "POSTMORTEMS",
         "WEBHOOK_URL",
         "WEBHOOK_SECRET",
         "WEBHOOK_HOST",

@@ -230,7 +230,7 @@ class TestChallenges:
 @pytest.fixture
 async def surrender_scene(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> AsyncIterator[SurrenderScene]:
     """A Bingo match between Ann and Bob, and Ann's /surrender asked in the group."""
-    async with running_bot(fake, prefix, pictures=True) as app:
+    async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
         await start_bot(fake, ANN)
         await start_bot(fake, CARL)
         match_id = await new_match(fake, ANN, BOB, GROUP)

@@ -62,7 +62,7 @@ class TestWholeMatches:
         ann = FakeUser(1001, "Ann", "ann", code)
         bob = FakeUser(1002, "Bob <3 & Co", "bob", code)
         fake.admins[GROUP] = {ann.id}
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
             tr = app.presenter.i18n[lang]
             await start_bot(fake, ann)
             if switch is not None:
@@ -147,7 +147,7 @@ class TestGroupLanguage:
         """A Polish creator's challenge is in Russian once an admin chose Russian for the group."""
         ann = FakeUser(1001, "Ann", "ann", "pl")
         fake.admins[GROUP] = {ann.id}
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
             ru, pl = app.presenter.i18n["ru"], app.presenter.i18n["pl"]
             before = await challenge(fake, ann, GROUP)
             assert before.text.startswith(pl("challenge-anyone", creator="Ann", game=pl("preset-bingo"), target=8))
@@ -164,7 +164,7 @@ class TestGroupLanguage:
         ann = FakeUser(1001, "Ann", "ann", "ru")
         bob = FakeUser(1002, "Bob", "bob", "ru")
         fake.admins[GROUP] = {ann.id}
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
             tr = app.presenter.i18n["ru"]
             fake.send_text(bob, GROUP, "/lang")
             refusal = await reply_in(fake, GROUP, 0, "the refusal")
@@ -196,7 +196,7 @@ class TestFortyTwoPanel:
                     return seat, panel
             return None
 
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
             await start_bot(fake, ann)
             match_id = await new_match(fake, ann, bob, GROUP, "42")
             await play(fake, players, random.Random(11), until=lambda: deciding() is not None)

@@ -38,7 +38,7 @@ def hint_button(panel: Sent) -> str | None:
 async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
     """A match between two people ends: each gets one 🔎 message in their own language, the result's caption and
     its card carry both accuracies; their panels never had a 💡."""
-    async with running_bot(fake, prefix, pictures=True) as app:
+    async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
         await app.services.chats.update_settings(GROUP, preset="bingo", target=2)
         for user in (ANN, BOB):
             await start_bot(fake, user)
@@ -77,10 +77,30 @@ async def test_two_people_get_their_post_mortems(fake: FakeTelegram, prefix: str
         assert len(post_mortems(fake, ANN)) == 1 and len(post_mortems(fake, BOB)) == 1
 
 
+async def test_post_mortems_off(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    """With ``POSTMORTEMS=false`` a match between two people ends with its result and cards, without accuracy and
+    without a 🔎 message; nothing waits for a review."""
+    async with running_bot(fake, prefix, postmortems=False) as app:
+        await app.services.chats.update_settings(GROUP, preset="bingo", target=1)
+        for user in (ANN, BOB):
+            await start_bot(fake, user)
+        match_id = await new_match(fake, ANN, BOB, GROUP)
+        await play_to_end(fake, (ANN, BOB), random.Random(4))
+        await app.settled()
+        record, _ = await app.services.records.get(match_id)
+        assert record.status is Status.FINISHED and record.winner is not None
+        ru = app.presenter.i18n["ru"]
+        won = ru("match-won", name=record.players[record.winner].name, sw=0, sl=0).split(" ")[0]
+        [result] = [m for m in fake.chat_messages(GROUP) if m.text.startswith(won)]
+        assert ru("accuracy-line", list="").split(":")[0] not in result.text
+        assert post_mortems(fake, ANN) == [] and post_mortems(fake, BOB) == []
+        assert await app.services.stores.matches.screens_due() == []
+
+
 async def test_hints_against_the_computer(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
     """Against the computer the panel has 💡: a press answers with a toast naming a legal move; a forged press
     (an old version) is refused and counts nothing; the count shows under the result."""
-    async with running_bot(fake, prefix, computer_pause=PAUSE, pictures=True) as app:
+    async with running_bot(fake, prefix, computer_pause=PAUSE, pictures=True, postmortems=True) as app:
         tr = app.presenter.i18n["ru"]
         await app.services.chats.update_settings(GROUP, preset="bingo", target=1)
         await start_bot(fake, ANN)

@@ -40,7 +40,7 @@ class TestTurn:
 
     async def test_handover_is_a_new_message(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         rng = random.Random(3)
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix) as app:
             match_id = await started_match(fake)
             handovers = 0
             for _ in range(30):
@@ -74,7 +74,7 @@ class TestChatsThatChange:
     async def test_group_removes_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """403 from the group: the match goes on in private and its result still counts."""
         rng = random.Random(4)
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix, pictures=True, postmortems=True) as app:
             match_id = await started_match(fake)
             await play(fake, (ANN, BOB), rng, max_moves=4)
             fake.kicked.add(GROUP)
@@ -101,7 +101,7 @@ class TestChatsThatChange:
     async def test_player_blocks_the_bot(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """403 from a player: the opponent and the group are told once; unblocking and /hand resumes."""
         rng = random.Random(5)
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix) as app:
             match_id = await started_match(fake)
             fake.blocked.add(BOB.id)
             tr = app.presenter.i18n["ru"]
@@ -126,7 +126,7 @@ class TestChatsThatChange:
 
     async def test_membership_updates(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
         """The bot removed from a group and added back; blocked and unblocked by a player."""
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix) as app:
             fake.bot_membership(ANN, GROUP, "kicked")
             await fake.wait_for(lambda: fake.delivered >= 1, what="the update")
             await fake.settle()
@@ -144,7 +144,7 @@ class TestChatsThatChange:
         """Settings and the active match move to the new id; the match finishes there and counts there."""
         new = GROUP - 1_000_000
         rng = random.Random(6)
-        async with running_bot(fake, prefix, pictures=True) as app:
+        async with running_bot(fake, prefix) as app:
             await app.services.chats.update_settings(GROUP, target=7)
             match_id = await started_match(fake)
             await play(fake, (ANN, BOB), rng, max_moves=3)

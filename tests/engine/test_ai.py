@@ -370,8 +370,9 @@ class TestArena:
         assert [one[k] for k in keys] == [two[k] for k in keys]
 
     def test_hard_beats_easy(self) -> None:
-        """Over 12 Bingo matches, seats alternating, the search wins at least 10 (12 here; a level no better than
-        easy would do so about one time in fifty). The matches are the seed's, so the figure is the same each run;
-        12 matches cost some 15 s of CPU, the most of any test (docs/testing.md)."""
-        figures = arena("bingo", "hard", "easy", 12, seed=1)
-        assert figures["wins_a"] >= 10, figures
+        """Over 8 Bingo matches, seats alternating, the search wins at least 7 (all 8 here; a level no better than
+        easy would do so about one time in thirty). The matches are the seed's, so the figure is the same each run;
+        8 matches cost some 10 s of CPU, the most of any test (docs/testing.md; the arena's own figures are
+        docs/benchmarks.md's)."""
+        figures = arena("bingo", "hard", "easy", 8, seed=1)
+        assert figures["wins_a"] >= 7, figures
