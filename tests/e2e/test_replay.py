@@ -157,8 +157,12 @@ async def test_a_match_before_replays(fake: FakeTelegram, prefix: str, cleanup_r
     """A match whose log was kept without its deals: each such deal says what it lacks instead of failing."""
     async with running_bot(fake, prefix, computer_pause=PAUSE) as app:
         tr: Translator = app.presenter.i18n["pl"]
-        record = await play_out(fake, app, BOB, target=4)
-        assert len(record.log) >= 2, "a deal won 4 game points at once"
+        # The deal is random: one deal can bring 4 game points (a close won with a bingo). Another match then.
+        for _ in range(5):
+            record = await play_out(fake, app, BOB, target=4)
+            if len(record.log) >= 2:
+                break
+        assert len(record.log) >= 2, "five matches to 4 in a row each ended in one deal"
         # As an older bot wrote it (another write: another token, so no process takes it for the cached one).
         lines = tuple(line.model_copy(update={"d": None}) for line in record.log)
         old = record.model_copy(update={"log": lines, "rev": "older"})
