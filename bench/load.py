@@ -37,7 +37,8 @@ from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e.driver import WAITING, move_data, playable, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
-from tests.e2e.process import BotProcess, bot_env, free_port
+from tests.e2e.process import BotProcess, bot_env
+from tests.ports import free_port
 from tests.redis_server import redis_url
 
 WARM_UP = 3.0

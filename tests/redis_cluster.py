@@ -12,7 +12,6 @@ and hands out the 16384 slots; the cluster is used once every node says
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -20,30 +19,9 @@ from pathlib import Path
 
 import redis
 
+from tests.ports import free_ports
+
 MASTERS = 3
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def _ports(count: int) -> list[int]:
-    """Ports whose cluster bus port (+10000) is free too."""
-    ports: list[int] = []
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        start = 20000 + probe.getsockname()[1] % 20000
-    port = start
-    while len(ports) < count:
-        port = port + 1 if port < 39999 else 20000
-        if _free(port) and _free(port + 10000):
-            ports.append(port)
-    return ports
 
 
 class RedisCluster:
@@ -51,7 +29,7 @@ class RedisCluster:
 
     def __init__(self) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="domino-test-cluster-"))
-        self.ports = _ports(MASTERS)
+        self.ports = free_ports(MASTERS, bus=True)
         self.processes: list[subprocess.Popen[bytes]] = []
 
     @property

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 import time
 from collections.abc import Callable
@@ -18,12 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:TEST-token"
 
 
-def free_port() -> int:
-    """A loopback TCP port nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def bot_env(**settings: str | None) -> dict[str, str]:

@@ -11,8 +11,8 @@ from typing import Any
 from bot.monitor import metrics_server
 from tests.e2e.conftest import running_bot
 from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.process import free_port
 from tests.e2e.scrape import Families, scrape
+from tests.ports import free_port
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 DASHBOARD = DEPLOY / "grafana" / "dashboards" / "domino.json"

@@ -13,9 +13,10 @@ import pytest
 from bot.services import Services
 from tests.e2e.driver import challenge, join_by_link, panel_of, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
-from tests.e2e.process import BotProcess, bot_env, free_port
+from tests.e2e.process import BotProcess, bot_env
 from tests.e2e.scrape import Families, bot_calls, fake_calls, kinds, process_label, scrape, value
 from tests.e2e.test_clock_faults import EPOCH, FileClock, file_clock
+from tests.ports import free_port
 from tests.redis_server import redis_url
 
 GROUP = -100_5151

@@ -14,7 +14,8 @@ from bot.config import Settings
 from bot.storage.embedded import redis_server_binary
 from tests.e2e.driver import new_match, play, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
-from tests.e2e.process import TOKEN, BotProcess, bot_env, free_port
+from tests.e2e.process import TOKEN, BotProcess, bot_env
+from tests.ports import free_port
 from tests.redis_server import redis_url
 
 GROUP = -100777

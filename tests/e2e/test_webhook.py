@@ -19,8 +19,9 @@ from bot.storage.redis import create_redis
 from tests.e2e import screens
 from tests.e2e.driver import move_data, new_match, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
-from tests.e2e.process import BotProcess, bot_env, free_port
+from tests.e2e.process import BotProcess, bot_env
 from tests.faults.redis_control import ControlledRedis
+from tests.ports import free_port
 
 GROUP = -100_444
 ANN = FakeUser(4401, "Ann", "ann_hook", "ru")

@@ -22,7 +22,7 @@ from pathlib import Path
 import redis
 
 from bot.storage.embedded import redis_server_binary
-from tests.e2e.process import free_port
+from tests.ports import free_port
 
 
 class ControlledRedis:

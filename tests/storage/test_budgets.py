@@ -17,8 +17,8 @@ from bot.storage.budgets import BudgetStore
 from bot.storage.keys import Keys
 from bot.storage.redis import create_redis
 from tests.backends import Backend
-from tests.e2e.process import free_port
 from tests.outbox_fakes import Clock, FakeBot, most_in_window
+from tests.ports import free_port
 
 GROUP = -100
 PRIVATE = 7

@@ -11,7 +11,7 @@ from bot.storage.budgets import BudgetStore
 from bot.storage.keys import Keys
 from bot.storage.redis import create_redis
 from tests.backends import Backend
-from tests.e2e.process import free_port
+from tests.ports import free_port
 
 GROUP, OTHER_GROUP = -100, -200
 ANN, BOB = 1, 2
