@@ -50,6 +50,9 @@ _COUNTED = ("Send", "Edit", "Forward", "Copy")
 """Methods whose names start so put something in a chat: they count against its budget."""
 _IN_OUTBOX: ContextVar[bool] = ContextVar("in_outbox", default=False)
 """Set while the outbox itself calls Telegram (it has taken the slot already)."""
+GUARD: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("outbox_guard", default=None)
+"""Awaited right before each call this task makes to Telegram through the outbox; it raises to stop the call
+(a delivery lane that another process has taken over: ``Delivery``)."""
 ANSWER_PATIENCE = 5.0
 """Seconds a callback answer may wait out 429s (a press's spinner stops by itself after about 15 s)."""
 SHOWN_PER_CHAT = 256
@@ -128,6 +131,8 @@ class Outbox:
             self.limiter.done(chat_id)
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
+        if (guard := GUARD.get()) is not None:
+            await guard()
         token = _IN_OUTBOX.set(True)
         try:
             return await self._retrying(make)

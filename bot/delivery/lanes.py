@@ -39,6 +39,7 @@ from bot.delivery.ledger import GROUP, LANES, Lane, Screens, Ticket
 from bot.delivery.passes import Passes
 from bot.i18n import Translator
 from bot.models import MatchRecord, Summary
+from bot.outbox import GUARD
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.records import Records
@@ -57,6 +58,11 @@ LANE_LEASE = 120.0
 sooner, once its heartbeat (``HEARTBEAT_TTL``) is gone."""
 HEARTBEAT_EVERY = 1.0
 HEARTBEAT_TTL = 3.0
+
+
+class LaneTaken(Exception):
+    """The lane this process was running is no longer its own: another process took it for dead and holds it,
+    or Redis lost the lease (``Delivery._guard``)."""
 
 
 @dataclass
@@ -267,6 +273,7 @@ class Delivery:
                         if not held:
                             continue
                         keeper = asyncio.create_task(self._keep(match_id, str(lane)))
+                        GUARD.set(self._guard(match_id, str(lane)))
                     await self._pass(match_id, lane, self._snapshot(match_id, job, lane))
                     backoff = BACKOFF_FIRST
                     if keeper is not None and not job.dirty[lane]:
@@ -275,8 +282,16 @@ class Delivery:
                         else:
                             keeper.cancel()
                             keeper = None
+                            GUARD.set(None)
                 except asyncio.CancelledError:
                     raise
+                except LaneTaken:
+                    log.warning("match %s %s: the lane is no longer this process's (taken over while it was silent "
+                                "past its heartbeat, or lost by Redis): pass stopped", match_id, lane)  # fmt: skip
+                    assert keeper is not None
+                    keeper.cancel()
+                    keeper = None
+                    GUARD.set(None)  # kicked meanwhile: the lane is taken (or its holder asked) again; else done
                 except Exception as exc:
                     job.dirty[lane] = True
                     wait = float(exc.retry_after) if isinstance(exc, TelegramRetryAfter) else backoff
@@ -291,6 +306,25 @@ class Delivery:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.lanes.leave(match_id, str(lane), self.token, 0.001), 2)
         await self._done(match_id, job)
+
+    def _guard(self, match_id: str, lane: str) -> Callable[[], Awaitable[None]]:
+        """What the lane's task checks right before each call to Telegram while it holds the lane
+        (``outbox.GUARD``): that it still does. A process whose event loop stood still past its heartbeat
+        (seconds of CPU on a loaded machine) is taken for dead and its lane taken over; without this check it
+        would then send the same table or panel as the process that took it.
+
+        A lease Redis lost stops the pass too: the match is still due, and the next sweep takes it up.
+        """
+        task = asyncio.current_task()
+
+        async def still_held() -> None:
+            if asyncio.current_task() is not task:
+                return  # a task started from the pass (it inherits the guard) is not the lane's
+            with contextlib.suppress(StorageUnavailable):  # Redis away: as before, the send goes on
+                if not await self.lanes.keep(match_id, lane, self.token, LANE_LEASE):
+                    raise LaneTaken(f"{match_id} {lane}")
+
+        return still_held
 
     async def _take(self, match_id: str, job: _Job, lane: Lane) -> bool | None:
         """Take the lane's lease: True when this process holds it now; False when another process holds it and

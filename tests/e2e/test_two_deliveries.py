@@ -11,6 +11,8 @@ import pytest
 
 from bot.app import App, create_app
 from bot.config import Settings
+from bot.delivery.ledger import GROUP as TABLE_LANE
+from bot.delivery.ledger import Screens
 from bot.models import Player
 from bot.services import Services
 from bot.storage.redis import create_redis
@@ -36,6 +38,11 @@ async def two_apps(fake: FakeTelegram, prefix: str, **overrides: float) -> Async
                 **overrides,  # type: ignore[arg-type]
             )
             apps.append(await create_app(settings, redis=create_redis(redis_url())))
+        # Each says again that it is alive: building the second took seconds of CPU on a busy machine (the
+        # Cluster step beside the main suite), in which the first's event loop could not beat, and a process
+        # silent past its heartbeat's 3 s is taken for dead and its lanes taken over (a table sent twice).
+        for app in apps:
+            await app.delivery.resume()
         yield apps
     finally:
         for app in apps:
@@ -61,6 +68,43 @@ class TestTwoDeliveries:
             sends = [c for c in fake.calls if c.method == "sendMessage" and c.status == 200]
             assert sorted(int(c.params["chat_id"]) for c in sends) == sorted([GROUP, ANN.id, BOB.id])
             assert record.id not in await outside.stores.matches.screens_due()
+
+    async def test_a_process_taken_for_dead_sends_nothing(
+        self, fake: FakeTelegram, prefix: str, outside: Services, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A process whose event loop stood still past its heartbeat in the middle of a pass (seconds of CPU on a
+        loaded machine: it failed so once in the Cluster step) is taken for dead, and the other process takes
+        its lane over and sends the table. When the first one wakes it sends nothing: one table, not two."""
+        fake.started.update({ANN.id, BOB.id})
+        async with two_apps(fake, prefix) as (first, second):
+            screens = first.delivery.records.screens
+            read, wake = asyncio.Event(), asyncio.Event()
+
+            async def standing_still(match_id: str) -> Screens:
+                found = await screens(match_id)
+                read.set()
+                await wake.wait()
+                return found
+
+            async def no_beat(token: str, ttl: float) -> None:
+                return None
+
+            monkeypatch.setattr(first.delivery.records, "screens", standing_still)
+            challenge = await outside.challenges.open(GROUP, ANN, "bingo", "ru")
+            record = await outside.challenges.accept(challenge.id, BOB)
+            first.delivery.kick(record.id, (TABLE_LANE,))
+            await asyncio.wait_for(read.wait(), 30)  # the first holds the lane and has read the match
+            # Its heartbeat stops and runs out, as after three silent seconds.
+            monkeypatch.setattr(first.delivery.lanes, "beat", no_beat)
+            await outside.stores.redis.delete(outside.stores.keys.process(first.delivery.token))
+            second.delivery.kick(record.id, (TABLE_LANE,))
+            await second.delivery.idle()
+            tables = [c for c in fake.calls if c.method == "sendMessage" and int(c.params["chat_id"]) == GROUP]
+            assert len(tables) == 1, f"the second process took the lane over and sent the table: {tables}"
+            wake.set()
+            await first.delivery.idle()
+            tables = [c for c in fake.calls if c.method == "sendMessage" and int(c.params["chat_id"]) == GROUP]
+            assert len(tables) == 1, f"the first process, woken, sent the table again: {tables}"
 
     async def test_the_computer_moves_once(self, fake: FakeTelegram, prefix: str, outside: Services) -> None:
         """The computer is to act, and both processes run its job at the same moment: it moves once."""
