@@ -59,14 +59,20 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         out.write(json.dumps(line) + "\n")
 
 
+def _where(row: dict[str, Any]) -> str:
+    """The run a line came from: an xdist worker of the main suite, or a run in one process (CI's Cluster step)."""
+    worker = str(row.get("worker", "main"))
+    return "one process" if worker == "main" else f"xdist {worker}"
+
+
 def report(path: str, most: int = 15) -> str:
     """The ``most`` slowest tests by wall time, with their CPU time, and the totals, as a Markdown table."""
     rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
     rows.sort(key=lambda row: -row["wall"])
-    lines = ["| test | wall (s) | CPU (s) |", "|---|---|---|"]
-    lines += [f"| `{row['test']}` | {row['wall']:.1f} | {row['cpu']:.1f} |" for row in rows[:most]]
+    lines = ["| test | where | wall (s) | CPU (s) |", "|---|---|---|---|"]
+    lines += [f"| `{row['test']}` | {_where(row)} | {row['wall']:.1f} | {row['cpu']:.1f} |" for row in rows[:most]]
     wall, cpu = sum(row["wall"] for row in rows), sum(row["cpu"] for row in rows)
-    lines.append(f"| all {len(rows)} tests | {wall:.0f} | {cpu:.0f} |")
+    lines.append(f"| all {len(rows)} tests | | {wall:.0f} | {cpu:.0f} |")
     return "\n".join(lines)
 
 

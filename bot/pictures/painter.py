@@ -4,9 +4,10 @@ One worker process (started at the first picture, with ``spawn``: it imports
 matplotlib and the drawing code, never the bot; the bot's main module must
 import without side effects, as ``python -m bot``'s does) draws one picture at
 a time, and exits when the bot is gone, however it ended.
-A picture that fails to draw, a worker that dies, or one that takes longer
-than ``timeout`` gives ``None``: the caller sends its text alone. A worker
-that timed out or died is replaced at the next picture. The last few
+A picture that fails to draw, a worker that dies on it twice, or one that
+takes longer than ``timeout`` gives ``None``: the caller sends its text alone.
+A worker found dead is replaced and the picture drawn by the new one; one
+that timed out is replaced at the next picture. The last few
 pictures are kept by key, so the group's card and both players' copies of it
 are drawn once.
 """
@@ -87,6 +88,12 @@ def draw_in_worker(draw: str, picture: Picture) -> bytes:
     return png
 
 
+def exit_codes(pool: ProcessPoolExecutor) -> str:
+    """How a pool's worker ended, for the log (a negative code is the signal that killed it)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    return ", ".join(f"pid {p.pid} exit code {p.exitcode}" for p in processes) or "exit code unknown"
+
+
 class Painter:
     def __init__(
         self,
@@ -141,36 +148,52 @@ class Painter:
                 self._done.popitem(last=False)
 
     async def _draw(self, picture: Picture) -> bytes | None:
-        pool = self._executor()
-        started = time.perf_counter()
-        drawing = asyncio.get_running_loop().run_in_executor(pool, draw_in_worker, self.draw, picture)
-        timer = asyncio.ensure_future(self.sleep(self.timeout))
-        try:
-            await asyncio.wait((drawing, timer), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            timer.cancel()
         what = type(picture).__name__
-        if not drawing.done():
-            drawing.cancel()
-            log.warning("drawing a %s took over %s s: sent as text; the worker is replaced", what, self.timeout)
-            self._replace(pool)
-            reason = "timeout"
-        else:
+        for attempt in (1, 2):
+            pool = self._executor()
+            started = time.perf_counter()
+            drawing = self._submit(pool, picture)
+            timer = asyncio.ensure_future(self.sleep(self.timeout))
+            try:
+                await asyncio.wait((drawing, timer), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                timer.cancel()
+            if not drawing.done():
+                drawing.cancel()
+                log.warning("drawing a %s took over %s s: sent as text; the worker is replaced", what, self.timeout)
+                self._replace(pool)
+                reason = "timeout"
+                break
             try:
                 png = drawing.result()
             except BrokenProcessPool:
-                log.warning("the drawing worker died: the %s is sent as text", what)
+                # A worker that died while idle (killed by someone, out of memory) is found dead only by the next
+                # picture: a new worker draws it. One that dies on the picture again: the text goes alone.
+                log.warning("the drawing worker died (%s): the %s %s", exit_codes(pool), what,
+                            "is drawn by a new one" if attempt == 1 else "is sent as text")  # fmt: skip
                 self._replace(pool)
                 reason = "died"
+                continue
             except Exception:
                 log.exception("drawing a %s failed: sent as text", what)
                 reason = "error"
-            else:
-                self.metrics.picture_seconds.labels(what).observe(time.perf_counter() - started)
-                return png
+                break
+            self.metrics.picture_seconds.labels(what).observe(time.perf_counter() - started)
+            return png
         self.failures += 1
         self.metrics.picture_failures.labels(what, reason).inc()
         return None
+
+    def _submit(self, pool: ProcessPoolExecutor, picture: Picture) -> asyncio.Future[bytes]:
+        """The picture's drawing in the pool's worker (failed at once with BrokenProcessPool when the pool knows
+        its worker died already)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return loop.run_in_executor(pool, draw_in_worker, self.draw, picture)
+        except BrokenProcessPool as exc:
+            failed: asyncio.Future[bytes] = loop.create_future()
+            failed.set_exception(exc)
+            return failed
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
         """Stop a worker that hangs or died; the next picture starts a new one."""

@@ -22,6 +22,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -166,8 +167,7 @@ class Reviewer:
         for key, deal in deal_records(record, unfinished=unfinished):
             future = self._deals.get(key)
             if future is None:
-                pool = self._executor()
-                future = self._deals[key] = asyncio.get_running_loop().run_in_executor(pool, deal_json, deal, seats)
+                future = self._deals[key] = self._submit(deal, seats)
                 while len(self._deals) > self.kept * 10:
                     self._deals.popitem(last=False)
             futures.append(future)
@@ -197,10 +197,25 @@ class Reviewer:
             self._pool = one_worker()
         return self._pool
 
+    def _submit(self, deal: dict[str, Any], seats: list[int]) -> asyncio.Future[list[dict[str, Any]]]:
+        """The deal's review in the worker. A worker that died while idle (killed, out of memory) is known only
+        when the next deal is handed to it (the pool refuses it): a new worker takes it."""
+        loop = asyncio.get_running_loop()
+        try:
+            return loop.run_in_executor(self._executor(), deal_json, deal, seats)
+        except BrokenProcessPool:
+            log.warning("the review worker had died; a new one starts")
+            self._replace()
+            return loop.run_in_executor(self._executor(), deal_json, deal, seats)
+
     def _stop(self, match_id: str) -> None:
         """Forget the match's deals (made again when asked again) and replace the worker."""
         for key in [k for k in self._deals if k.startswith(f"{match_id}/")]:
             self._deals.pop(key).cancel()
+        self._replace()
+
+    def _replace(self) -> None:
+        """Stop the worker (the next deal starts a new one)."""
         pool, self._pool = self._pool, None
         if pool is None:
             return

@@ -87,7 +87,8 @@ class TestPainter:
             await painter.close()
 
     async def test_a_dead_worker_is_replaced(self) -> None:
-        """A worker killed while drawing gives None (counted: it died); the next picture gets a new worker."""
+        """A picture whose drawing kills the worker (the new one too) gives None (counted: it died); the next picture
+        gets a new worker."""
         metrics = Metrics()
         painter = Painter(draw=f"{HELPERS}:die", metrics=metrics)
         try:
@@ -97,6 +98,26 @@ class TestPainter:
             painter.draw = f"{HELPERS}:pid"
             png = await painter.png(CHART)
             assert png is not None and painter.workers() == [int(png)]
+        finally:
+            await painter.close()
+
+    async def test_a_worker_killed_while_idle_costs_no_picture(self) -> None:
+        """A worker killed between two pictures (by someone else, or out of memory) is found dead by the next
+        picture, which a new worker draws (a match card was once sent as text so in a full run)."""
+        metrics = Metrics()
+        painter = Painter(draw=f"{HELPERS}:pid", metrics=metrics)
+        try:
+            first = await painter.png(CHART)
+            assert first is not None
+            os.kill(int(first), signal.SIGKILL)
+            async with asyncio.timeout(10):  # SIGKILL takes effect at once; the kernel's bookkeeping a moment later
+                while running(int(first)):
+                    await asyncio.sleep(0.01)
+            again = await painter.png(CHART)
+            assert again is not None and again != first and painter.workers() == [int(again)]
+            assert painter.failures == 0
+            died = {"picture": "RatingChart", "reason": "died"}
+            assert not metrics.registry.get_sample_value("domino_picture_failures_total", died)
         finally:
             await painter.close()
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
 import re
+import signal
 
 import pytest
 
@@ -12,7 +15,7 @@ from bot.i18n import I18n
 from bot.models import Lang
 from bot.pictures import build
 from bot.services import Services
-from bot.services.reviews import Costly, MatchReview, SeatReview, deal_records, review_now
+from bot.services.reviews import Costly, MatchReview, Reviewer, SeatReview, deal_records, review_now
 from engine import Kind, Match
 from engine.ai import evaluate
 from engine.rules import find_preset
@@ -143,3 +146,23 @@ class TestDealRecords:
         assert [key for key, _ in deal_records(record, unfinished=False)] == finished
         review = review_now(record)
         assert [s.seat for s in review.seats] == [0, 1] and all(s.decisions > 0 for s in review.seats)
+
+
+class TestReviewer:
+    async def test_a_worker_killed_while_idle_costs_no_review(self, services: Services) -> None:
+        """The review worker killed between two matches (by someone else, or out of memory) is found dead only
+        when the next deal is handed to it: a new worker reviews it, and the post-mortem is the one made here."""
+        first = (await finish_by_play(services, seed=3)).record
+        second = (await finish_by_play(services, seed=4)).record
+        reviewer = Reviewer()
+        try:
+            assert await reviewer.review(first) == review_now(first)
+            (worker,) = [p.pid for p in (reviewer._executor()._processes or {}).values()]
+            assert worker is not None
+            os.kill(worker, signal.SIGKILL)
+            async with asyncio.timeout(10):  # the pool learns of it from its own thread
+                while not reviewer._executor()._broken:
+                    await asyncio.sleep(0.01)
+            assert await reviewer.review(second) == review_now(second)
+        finally:
+            await reviewer.close()

@@ -939,7 +939,8 @@ class FakeTelegram:
             try:
                 await asyncio.wait_for(event.wait(), timeout)
             except TimeoutError:
-                raise AssertionError(f"callback {query_id} was never answered") from None
+                seen = self.lately()
+                raise AssertionError(f"callback {query_id} was not answered in {timeout:.0f} s; {seen}") from None
         return self.answers[query_id]
 
     async def wait_change(self, chat_id: int, timeout: float) -> None:
@@ -965,8 +966,21 @@ class FakeTelegram:
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
+                raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}; {self.lately()}")
             await asyncio.sleep(0.01)
+
+    def lately(self, count: int = 8) -> str:
+        """What the bot did last (its last calls but long polls), for a deadline's message: what a test saw
+        instead of what it waited for."""
+        calls = [c for c in self.calls if c.method != "getUpdates"][-count:]
+        if not calls:
+            return "the bot has called nothing"
+        lines = []
+        for call in calls:
+            text = str(call.params.get("text", call.params.get("caption", "")))[:60].replace("\n", " ")
+            chat = call.params.get("chat_id", call.params.get("inline_message_id", ""))
+            lines.append(f"  {call.method} {chat} -> {call.status} {call.description} {text}".rstrip())
+        return f"its last {len(calls)} calls of {len(self.calls)}:\n" + "\n".join(lines)
 
     async def quiet(self, period: float = 0.2, timeout: float = 10.0) -> None:
         """Wait until the bot has called no method (long polls aside) for ``period`` seconds."""
