@@ -32,7 +32,7 @@ STUCK_AFTER = float(os.environ.get("TEST_STUCK_AFTER", "100"))
 """Seconds after which a test that still runs prints (once) the stack of every thread and of every asyncio task
 of its event loop; pytest-timeout then fails it at ``timeout`` (pyproject.toml: 150 s). pytest-timeout's own
 dump shows threads only, where an awaited future that never resolves is an idle event loop; the tasks say what
-each one awaits. The slowest test takes about 45 s on a quiet machine and 90 beside two busy loops."""
+each one awaits. The slowest test takes about 30 s on a quiet machine and 45 beside two busy loops."""
 
 
 def _print_tasks(loop: asyncio.AbstractEventLoop, nodeid: str) -> None:

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from bot.metrics import Metrics
 from bot.pictures.cards import Picture
@@ -86,6 +87,17 @@ def draw_in_worker(draw: str, picture: Picture) -> bytes:
     if not isinstance(png, bytes):
         raise TypeError(f"{draw} returned {type(png).__name__}, not bytes")
     return png
+
+
+async def ended_within(work: asyncio.Future[Any], sleep: Callable[[float], Awaitable[None]], seconds: float) -> bool:
+    """Whether ``work`` ended before ``sleep(seconds)`` did (a worker's timeout, on the caller's clock); ``work``
+    goes on either way."""
+    timer = asyncio.ensure_future(sleep(seconds))
+    try:
+        await asyncio.wait((work, timer), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+    return work.done()
 
 
 def exit_codes(pool: ProcessPoolExecutor) -> str:
@@ -153,12 +165,7 @@ class Painter:
             pool = self._executor()
             started = time.perf_counter()
             drawing = self._submit(pool, picture)
-            timer = asyncio.ensure_future(self.sleep(self.timeout))
-            try:
-                await asyncio.wait((drawing, timer), return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                timer.cancel()
-            if not drawing.done():
+            if not await ended_within(drawing, self.sleep, self.timeout):
                 drawing.cancel()
                 log.warning("drawing a %s took over %s s: sent as text; the worker is replaced", what, self.timeout)
                 self._replace(pool)

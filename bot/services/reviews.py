@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from bot.models import MatchRecord
-from bot.pictures.painter import one_worker
+from bot.pictures.painter import ended_within, one_worker
 from engine import Action
 from engine.ai import evaluate
 from engine.games import View
@@ -176,12 +176,7 @@ class Reviewer:
     async def review(self, record: MatchRecord) -> MatchReview | None:
         """The post-mortem of ``record``'s people; None when it could not be made in time."""
         deals = asyncio.gather(*self._deals_of(record))
-        timer = asyncio.ensure_future(self.sleep(self.timeout))
-        try:
-            await asyncio.wait((deals, timer), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            timer.cancel()
-        if not deals.done():
+        if not await ended_within(deals, self.sleep, self.timeout):
             log.warning("match %s: its review took over %s s; the worker is replaced", record.id, self.timeout)
             self._stop(record.id)
             return None
