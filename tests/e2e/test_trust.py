@@ -56,6 +56,12 @@ async def finished_match(fake: FakeTelegram, app: App) -> tuple[str, Sent]:
     return match_id, result
 
 
+def handled(app: App) -> int:
+    """How many updates the bot has handled to their end (its ``domino_updates_total``)."""
+    samples = (s for metric in app.metrics.registry.collect() for s in metric.samples)
+    return int(sum(s.value for s in samples if s.name == "domino_updates_total"))
+
+
 class TestAnotherGroup:
     """Mallory, the creator of group B, posts there via an inline bot a message carrying the buttons of group A's
     challenge or sign-up, and replies /cancel to it: refused; A's challenge and sign-up stay."""
@@ -224,8 +230,11 @@ class TestCaptions:
                 fake.send_text(ANN, GROUP_A, "/stats" if i % 3 else "/help", photo=True)
             notice = tr("flood-notice", name="Ann")
             await fake.wait_for(lambda: any(m.text == notice for m in fake.chat_messages(GROUP_A)), what="the notice")
-            await fake.quiet()
+            # Every command's handler has ended (a /stats chart may wait for a drawing worker to start: the bot is
+            # silent meanwhile, so "quiet" alone once read the answers before the chart came).
+            await fake.wait_for(lambda: handled(app) >= len(fake.updates), what="every update to be handled")
             await app.settled()
+            assert handled(app) == len(fake.updates), "an update was counted more than once"
             answers = [m for m in fake.chat_messages(GROUP_A) if m.message_id > after]
             assert len([m for m in answers if m.text == notice]) == 1
             replies = [m for m in answers if m.text != notice]
