@@ -32,8 +32,9 @@ def test_a_hanging_test_prints_its_stacks_and_fails(tmp_path: Path) -> None:
     env.pop("TEST_TIMES", None)
     # No short summary (-rN): its lines repeat the failure's message, or not, as the terminal's width
     # (COLUMNS) lets them; each failure's own section says it once.
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p", "no:cacheprovider", "-rN"]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p", "no:cacheprovider", "-rN", "test_hanging.py"],
+        [*command, "test_hanging.py"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
