@@ -48,6 +48,8 @@ from bot.storage.layout import migrate
 from bot.storage.redis import close as close_redis
 from bot.storage.redis import create_redis, ping, redacted
 from bot.timers import Timers
+from bot.webapp.links import AppLinks
+from bot.webapp.server import Tables, webapp_server
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +114,14 @@ def create_services(
         turn_timeout=settings.turn_timeout,
         claim_after=settings.claim_after,
         computer_pause=settings.computer_pause,
+        live=webapp_on(settings),
     )
+
+
+def webapp_on(settings: Settings) -> bool:
+    """Whether this process serves the Mini App (or shares a Redis with processes that do: then its moves are
+    published for their pages too)."""
+    return settings.webapp_url is not None or settings.webapp_port is not None
 
 
 def create_clock(settings: Settings) -> Clock:
@@ -137,6 +146,8 @@ class App:
     metrics: Metrics
     exposition: Exposition
     """``/metrics``: its page."""
+    tables: Tables | None = None
+    """The Mini App (``bot.webapp``), when it is set up."""
 
     async def settled(self) -> None:
         """Wait until every due message was delivered and the outbox is empty (tests)."""
@@ -228,8 +239,9 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     reviewer = Reviewer() if settings.postmortems else NoReviews()
     username = me.username or ""
     stores = services.stores
+    links = AppLinks(settings.webapp_url, settings.webapp_short_name, username)
     passes = Passes(outbox, i18n, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=username,
-                    painter=painter, reviewer=reviewer)  # fmt: skip
+                    painter=painter, reviewer=reviewer, links=links)  # fmt: skip
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
                         sleep=clock.sleep, shared=settings.webhook_url is not None)  # fmt: skip
     presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username,
@@ -242,8 +254,12 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     await delivery.resume()
     services.scheduler.start()
     exposition = Exposition(metrics, services.census, delivery.lanes_running)
+    tables = None
+    if webapp_on(settings):
+        token = settings.bot_token.get_secret_value()
+        tables = Tables(services, presenter, i18n, token=token, clock=clock.time)
     return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter, reviewer,
-               metrics, exposition)  # fmt: skip
+               metrics, exposition, tables)  # fmt: skip
 
 
 async def adopt_jobs(services: Services) -> None:
@@ -301,7 +317,9 @@ async def run(settings: Settings, redis_url: str) -> None:
         if settings.webhook_url:
             health = functools.partial(ping, app.redis)
             page = app.exposition.page
-            await webhook.serve(app.dispatcher, app.bot, health, page, settings, app.presenter.bot_username)
+            await webhook.serve(
+                app.dispatcher, app.bot, health, page, settings, app.presenter.bot_username, tables=app.tables
+            )
         else:
             await poll(app, settings)
     finally:
@@ -327,4 +345,6 @@ async def poll(app: App, settings: Settings) -> None:
             await stack.enter_async_context(
                 metrics_server(app.exposition.page, settings.metrics_host, settings.metrics_port)
             )
+        if settings.webapp_port is not None and app.tables is not None:
+            await stack.enter_async_context(webapp_server(app.tables, settings.webapp_host, settings.webapp_port))
         await app.dispatcher.start_polling(app.bot, handle_signals=True)

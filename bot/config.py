@@ -85,6 +85,16 @@ class Settings(BaseSettings):
     serves them on WEBHOOK_PORT)."""
     metrics_host: str = "0.0.0.0"
     """The address the metrics server of long polling listens on."""
+    webapp_url: str | None = None
+    """The Mini App's public https URL as registered with @BotFather (/newapp), like https://bot.example.org/app;
+    unset: no Mini App buttons (docs/operations.md)."""
+    webapp_short_name: str | None = None
+    """The Mini App's short name given to @BotFather (/newapp): the group's table links to
+    https://t.me/<bot>/<short name>; unset: the table has no Mini App button (the private panels still do)."""
+    webapp_host: str = "127.0.0.1"
+    """Long polling: the address the Mini App's server listens on (webhook mode serves it on WEBHOOK_PORT)."""
+    webapp_port: int | None = None
+    """Long polling: serve the Mini App (GET /app) on this port; unset: not served."""
 
     @field_validator("webhook_url")
     @classmethod
@@ -92,6 +102,26 @@ class Settings(BaseSettings):
         if value is not None and not re.match(r"^https?://[^/\s]+(/\S*)?$", value.strip()):
             raise ValueError("expected an http(s) URL, like https://bot.example.org/tg")
         return value.strip() if value is not None and value.strip() else None
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_shape(cls, value: str | None) -> str | None:
+        value = value.strip() if value is not None else None
+        if not value:
+            return None
+        if not re.match(r"^https://[^/\s?#]+(/[^\s?#]*)?$", value):
+            raise ValueError("expected an https URL without a query (Telegram opens Mini Apps over https only)")
+        return value
+
+    @field_validator("webapp_short_name")
+    @classmethod
+    def _short_name_shape(cls, value: str | None) -> str | None:
+        value = value.strip() if value is not None else None
+        if not value:
+            return None
+        if not re.match(r"^[A-Za-z0-9_]{3,30}$", value):
+            raise ValueError("3 to 30 letters, digits or _ (as @BotFather allows)")
+        return value
 
     @field_validator("webhook_secret")
     @classmethod

@@ -63,10 +63,24 @@ def panel_keyboard(
     return None if rows is None else InlineKeyboardMarkup.model_validate({"inline_keyboard": rows})
 
 
-def panel_json(tr: Translator, match_id: str, version: int, view: View, *, hint: bool = False) -> str | None:
-    """``panel_keyboard`` as the JSON aiogram would send of it (``bot.lean``: no models on the hot path)."""
+def panel_json(
+    tr: Translator, match_id: str, version: int, view: View, *, hint: bool = False, app: str | None = None
+) -> str | None:
+    """``panel_keyboard`` as the JSON aiogram would send of it (``bot.lean``: no models on the hot path); ``app``:
+    the Mini App's URL for the match, a ``web_app`` button under the rest (private chats only)."""
     rows = panel_rows(tr, match_id, version, view, hint=hint)
-    return None if rows is None else keyboard_json(rows)
+    if rows is None:
+        return None
+    if app is None:
+        return keyboard_json(rows)
+    return keyboard_json([*rows, [{"text": tr("btn-webapp"), "web_app": {"url": app}}]])
+
+
+def table_keyboard(tr: Translator, direct: str | None) -> InlineKeyboardMarkup | None:
+    """The group's table's button to the Mini App (``direct``: its direct link; None: no button)."""
+    if direct is None:
+        return None
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=tr("btn-webapp"), url=direct)]])
 
 
 def panel_rows(

@@ -17,6 +17,7 @@ a test compares them.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from aiogram import Bot
@@ -83,6 +84,6 @@ def markup_json(bot: Bot, markup: Markup | None) -> str | None:
     return value
 
 
-def keyboard_json(rows: list[list[dict[str, str]]]) -> str:
-    """An inline keyboard of plain buttons (text and callback data) as aiogram writes one."""
+def keyboard_json(rows: Sequence[Sequence[Mapping[str, object]]]) -> str:
+    """An inline keyboard of plain buttons (text and callback data, or a ``web_app``) as aiogram writes one."""
     return json.dumps({"inline_keyboard": rows})

@@ -61,7 +61,8 @@ def clock_text(tr: Translator, seconds: int) -> str:
     return duration(tr, seconds) if seconds else tr("clock-off")
 
 
-def _score_line(tr: Translator, record: MatchRecord, view: View) -> str:
+def score_line(tr: Translator, record: MatchRecord, view: View) -> str:
+    """The match score of the table and the Mini App: both names, their game points, the target."""
     return tr(
         "table-score",
         a=name(record, 0),
@@ -103,7 +104,7 @@ def table_text(tr: Translator, record: MatchRecord, view: View) -> str:
     if view.commitment is not None:
         lines.append(tr("table-commitment", hash=fingerprint(view.commitment)))
     lines += match_start_lines(tr, record, view, seeds=True)
-    lines.append(_score_line(tr, record, view))
+    lines.append(score_line(tr, record, view))
     lines += game.table_lines(tr, record, view)
     lines += _trick_lines(tr, record, view)
     lines += game.tally_lines(tr, record, view)
@@ -147,7 +148,7 @@ def panel_text(
     if game.replaces_hand(view) and record.is_active and view.hand:
         # The game's own buttons stand in for the tiles: the hand is listed instead.
         lines.append(tr("panel-hand", tiles=tiles(view.hand)))
-    lines.append(_prompt(tr, record, view))
+    lines.append(prompt(tr, record, view))
     if record.turn_timeout and record.is_active and view.end is None and view.turn == seat:
         lines.append(tr("panel-clock", left=duration(tr, record.turn_timeout)))
     if summary is not None and not record.is_active:
@@ -195,7 +196,8 @@ def key_reveal_lines(tr: Translator, record: MatchRecord) -> list[str]:
     return [tr("fair-key", hex=record.fair.key), seeds_line(tr, record)]
 
 
-def _prompt(tr: Translator, record: MatchRecord, view: View) -> str:
+def prompt(tr: Translator, record: MatchRecord, view: View) -> str:
+    """What a seat's panel (and its Mini App page) asks of its player now, or whom they wait for."""
     seat = view.seat
     if not record.is_active:
         return tr("panel-match-over")

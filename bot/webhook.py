@@ -31,6 +31,7 @@ from redis.exceptions import RedisError
 from bot.backoff import with_backoff
 from bot.config import Settings, StartupError
 from bot.monitor import Page, add_metrics
+from bot.webapp.server import Tables, add_routes
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +57,16 @@ Health = Callable[[], Awaitable[None]]
 
 
 def build_web_app(
-    dispatcher: Dispatcher, bot: Bot, health: Health, secret: str, path: str, metrics: Page
+    dispatcher: Dispatcher,
+    bot: Bot,
+    health: Health,
+    secret: str,
+    path: str,
+    metrics: Page,
+    tables: Tables | None = None,
 ) -> web.Application:
     """The aiohttp application: updates at ``path`` (secret checked), ``/healthz`` (``health`` asks Redis),
-    ``/metrics`` (``metrics`` makes the page)."""
+    ``/metrics`` (``metrics`` makes the page), the Mini App at ``/app`` (``tables``, when it is set up)."""
     app = web.Application()
     handler = SimpleRequestHandler(dispatcher=dispatcher, bot=bot, handle_in_background=False, secret_token=secret)
     handler.register(app, path=path)
@@ -75,6 +82,8 @@ def build_web_app(
 
     app.router.add_get(HEALTH_PATH, healthz)
     add_metrics(app, metrics)
+    if tables is not None:
+        add_routes(app, tables)
     return app
 
 
@@ -93,12 +102,20 @@ async def set_webhook(bot: Bot, dispatcher: Dispatcher, url: str, secret: str) -
 
 
 async def serve(
-    dispatcher: Dispatcher, bot: Bot, health: Health, metrics: Page, settings: Settings, username: str
+    dispatcher: Dispatcher,
+    bot: Bot,
+    health: Health,
+    metrics: Page,
+    settings: Settings,
+    username: str,
+    *,
+    tables: Tables | None = None,
 ) -> None:
-    """Serve updates (and ``/healthz``, ``/metrics``) until SIGINT or SIGTERM."""
+    """Serve updates (and ``/healthz``, ``/metrics``, the Mini App) until SIGINT or SIGTERM."""
     assert settings.webhook_url is not None
     secret = webhook_secret(settings)
-    app = build_web_app(dispatcher, bot, health, secret, webhook_path(settings.webhook_url), metrics)
+    path = webhook_path(settings.webhook_url)
+    app = build_web_app(dispatcher, bot, health, secret, path, metrics, tables)
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     try:

@@ -46,6 +46,7 @@ from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
 from bot.services.reviews import MatchReview, Reviews
 from bot.storage.matches import MatchStore
+from bot.webapp.links import NO_LINKS, AppLinks
 from engine import Match
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class Passes:
         bot_username: str,
         painter: Painter | None,
         reviewer: Reviews,
+        links: AppLinks = NO_LINKS,
     ) -> None:
         self.outbox = outbox
         self.i18n = i18n
@@ -82,6 +84,8 @@ class Passes:
         """Draws the match cards (None: pictures are off, results go as text)."""
         self.reviewer = reviewer
         """Makes each finished match's post-mortem (the accuracy on its card, each person's ``🔎``)."""
+        self.links = links
+        """The Mini App's buttons (the table's direct link, the panels' ``web_app``), when it is set up."""
 
     # -- the group -----------------------------------------------------------------
 
@@ -112,15 +116,18 @@ class Passes:
         """Bring the current deal's table to the match's version (a new deal gets a new message)."""
         chat, number, version = record.chat_id, match.deal.number, record.version
         text = render.table_text(tr, record, match.deal.view(None))
+        markup = keyboards.table_keyboard(tr, self.links.direct(record.id))
         if messages.table is not None and messages.table_deal == number:
             if messages.table_version >= version:
                 return messages
             if messages.table_version < 0:  # shown again from what Redis holds (``Delivery.resync``)
                 self.outbox.forget(chat, messages.table)
-            if await self._edit(chat, messages.table, text, None, version):
+            if await self._edit(chat, messages.table, text, markup, version):
                 self.ledger.edit_done(record.id, "tv", version)
                 return messages.model_copy(update={"table_version": version})
-        sent = await self._to_group(record, messages, lambda thread: self.outbox.send(chat, text, thread=thread))
+        sent = await self._to_group(
+            record, messages, lambda thread: self.outbox.send(chat, text, markup, thread=thread)
+        )
         shown = self.matches.shown(record.id, t=sent.message_id, tn=number, tv=version)
         await self.ledger.record(record.id, GROUP, shown)
         return messages.model_copy(update={"table": sent.message_id, "table_deal": number, "table_version": version})
@@ -320,7 +327,8 @@ class Passes:
         text = render.panel_text(tr, record, view, prev=prev, summary=messages.summary)
         if record.is_active:
             hint = record.computer_seat is not None
-            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view, hint=hint)
+            app = self.links.panel(record.id)
+            markup: Markup | None = keyboards.panel_json(tr, record.id, record.version, view, hint=hint, app=app)
         else:  # the last panel of a match someone won offers the rematch
             won = messages.summary is not None and messages.summary.winner is not None
             markup = keyboards.rematch_keyboard(tr, record.id) if won and record.tournament is None else None

@@ -47,6 +47,7 @@ from bot.storage.chats import ChatStore
 from bot.storage.jobs import JobStore
 from bot.storage.keys import Keys
 from bot.storage.lanes import LaneStore
+from bot.storage.live import LiveStore
 from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
 from bot.storage.tournaments import TournamentStore
@@ -68,6 +69,7 @@ class Stores:
     jobs: JobStore
     budgets: BudgetStore
     tournaments: TournamentStore
+    live: LiveStore
 
     @classmethod
     def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, failed: Failed = ignore) -> Stores:
@@ -86,6 +88,7 @@ class Stores:
             jobs=JobStore(redis, keys, failed=failed),
             budgets=BudgetStore(redis, keys, failed=failed),
             tournaments=TournamentStore(redis, keys, failed=failed),
+            live=LiveStore(redis, keys, failed=failed),
         )
 
 
@@ -120,11 +123,13 @@ class Services:
         cache_size: int = 4096,
         metrics: Metrics | None = None,
         membership: MembershipOf = everyone_a_member,
+        live: bool = False,
         **options: float,
     ) -> Services:
         """The services over ``redis`` under ``prefix``; ``options``: any field of ``Terms`` (the operator's);
         ``metrics``: where Redis's errors and the scheduler's lateness are counted; ``membership``: what Telegram
-        says of a user in a chat (``bot.members``; without it nobody is an admin)."""
+        says of a user in a chat (``bot.members``; without it nobody is an admin); ``live``: each change of a match is
+        published for the Mini App's pages (``bot.storage.live``)."""
         clock = clock or Clock()
         metrics = metrics or Metrics()
         stores = Stores.build(redis, prefix=prefix, clock=clock, failed=metrics.redis_failed)
@@ -134,7 +139,8 @@ class Services:
         finisher = Finisher(stores.matches, stores.results, scheduler, terms, book)
         records = Records(stores.matches, finisher, cache_size=cache_size)
         seats = Seats(scheduler, pause=terms.computer_pause)
-        moves = Moves(records, stores.matches, finisher, seats, terms, clock=clock.time)
+        published = stores.live if live else None
+        moves = Moves(records, stores.matches, finisher, seats, terms, clock=clock.time, live=published)
         chats = Chats(stores.chats, stores.matches, stores.results, records, moves)
         authority = Authority(membership)
         fairness = Fairness(stores.chats)

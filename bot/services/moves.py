@@ -18,6 +18,8 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from bot.codec import StoredDeal
 from bot.games import deal_line
 from bot.models import Finish, MatchRecord, MoveResult, Rejection, Status
@@ -28,6 +30,7 @@ from bot.services.seats import Seats
 from bot.services.terms import Terms
 from bot.storage.base import StorageUnavailable
 from bot.storage.keys import challenge_chat, moved_id
+from bot.storage.live import LiveStore
 from bot.storage.matches import Commit, MatchStore, Written
 from engine import Action, Deal, IllegalAction, Match
 
@@ -51,6 +54,7 @@ class Moves:
         terms: Terms,
         *,
         clock: Callable[[], float],
+        live: LiveStore | None = None,
     ) -> None:
         self.records = records
         self.store = store
@@ -58,6 +62,8 @@ class Moves:
         self.seats = seats
         self.terms = terms
         self.clock = clock
+        self.live = live
+        """Where each change is published for the Mini App's pages (None: no Mini App)."""
 
     async def submit(
         self,
@@ -225,9 +231,20 @@ class Moves:
             result = await self._commit(record, after, update, request_id, finished_deal, pressed)
             if result is not None:
                 result.finished_deal = finished_deal
+                await self.announce(match_id, result.record.version)
                 return result
             fresh = False
         raise Rejected(Rejection.BUSY)
+
+    async def announce(self, match_id: str, version: int) -> None:
+        """Tell the match's open Mini App pages that it changed (best effort: a page that missed it catches up
+        when its connection comes back, and the move is made whatever Redis answers here)."""
+        if self.live is None:
+            return
+        try:
+            await self.live.publish(match_id, version)
+        except (StorageUnavailable, RedisError) as exc:
+            log.info("match %s: its pages were not told of version %s (%s)", match_id, version, exc)
 
     async def _commit(
         self,

@@ -1,0 +1,17 @@
+# The table as a Telegram Mini App (bot/webapp): its button, its headings, its refusals.
+btn-webapp = 🎴 Stół
+webapp-hand = Twoje kamienie
+webapp-table-empty = Stół jest pusty
+webapp-lead = Na stole
+webapp-last = Poprzednia lewa
+webapp-turn-clock = Na ruch zostało
+webapp-offline = Zerwane połączenie — łączę ponownie…
+webapp-watching = Oglądasz mecz: kamienie graczy widzą tylko oni sami.
+webapp-your-turn = Twój ruch
+webapp-rematch = 🔁 Rewanż
+webapp-next = ▶️ Do nowego meczu
+webapp-over = Mecz zakończony
+webapp-refused = Tak nie można
+webapp-unauthorized = Nie udało się sprawdzić, że stół otwarto w Telegramie. Zamknij go i otwórz ponownie przyciskiem „🎴 Stół”.
+webapp-no-match = Nie ma takiego meczu: skończył się dawno albo link jest błędny.
+webapp-not-yours = Ten stół widzą tylko członkowie czatu, w którym toczy się mecz.

@@ -1,0 +1,17 @@
+# The table as a Telegram Mini App (bot/webapp): its button, its headings, its refusals.
+btn-webapp = 🎴 Стол
+webapp-hand = Твои камни
+webapp-table-empty = На столе пусто
+webapp-lead = На столе
+webapp-last = Предыдущая взятка
+webapp-turn-clock = На ход осталось
+webapp-offline = Связь пропала — переподключаюсь…
+webapp-watching = Ты смотришь матч: камни игроков видят только они сами.
+webapp-your-turn = Твой ход
+webapp-rematch = 🔁 Реванш
+webapp-next = ▶️ К новому матчу
+webapp-over = Матч окончен
+webapp-refused = Так нельзя
+webapp-unauthorized = Не удалось проверить, что стол открыт из Telegram. Закрой его и открой снова кнопкой «🎴 Стол».
+webapp-no-match = Этого матча нет: он закончился давно или ссылка неверна.
+webapp-not-yours = Этот стол видят только участники чата, где идёт матч.
