@@ -158,6 +158,12 @@ def html_error(text: str) -> str | None:
 JSON_FIELDS = {
     "reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities", "allowed_updates",
 }  # fmt: skip
+BUTTON_KINDS = {
+    "url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay",
+}  # fmt: skip
+"""The fields of an inline keyboard button of which exactly one is set."""
+TEXT_BUTTONS = "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageReplyMarkup")
 """The calls that put something in a chat (Telegram's limits count them)."""
 BOT_ID = 123456
@@ -380,6 +386,8 @@ class FakeTelegram:
         if chat is not None and int(chat) in self.kicked:
             return self._error(403, "Forbidden: bot was kicked from the supergroup chat")
         handler = getattr(self, f"_m_{method}", None)
+        if handler is not None and method in SENT_OR_EDITED and (bad := self._bad_markup(chat, p.get("reply_markup"))):
+            return bad
         if handler is None:
             self.unknown_methods.append(method)
             return 404, {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
@@ -545,6 +553,32 @@ class FakeTelegram:
         if sent.reply_markup:
             message["reply_markup"] = sent.reply_markup
         return message
+
+    def _bad_markup(self, chat: Any, markup: Any) -> tuple[int, dict[str, Any]] | None:
+        """As Telegram: an inline keyboard's each button has a text and exactly one kind (``callback_data`` of 1-64
+        bytes, an ``http(s)``/``tg`` ``url``, a ``web_app`` with an https URL: in private chats only, ...)."""
+        if markup is None:
+            return None
+        rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            return self._error(400, "Bad Request: can't parse inline keyboard button: InlineKeyboardButton expected")
+        for row in rows:
+            for button in row:
+                if not isinstance(button, dict) or not button.get("text") or len(set(button) & BUTTON_KINDS) != 1:
+                    return self._error(400, f"Bad Request: {TEXT_BUTTONS}")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                    return self._error(400, "Bad Request: BUTTON_DATA_INVALID")
+                url = button.get("url")
+                if url is not None and not re.match(r"^(https?|tg)://\S+$", str(url)):
+                    return self._error(400, "Bad Request: BUTTON_URL_INVALID")
+                if "web_app" in button:
+                    app = button["web_app"]
+                    if chat is None or int(chat) < 0:
+                        return self._error(400, "Bad Request: BUTTON_TYPE_INVALID")
+                    if not isinstance(app, dict) or not str(app.get("url", "")).startswith("https://"):
+                        return self._error(400, "Bad Request: BUTTON_URL_INVALID")
+        return None
 
     def _bad_html(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         error = html_error(p["text"]) if p.get("parse_mode") == "HTML" else None
