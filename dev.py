@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -67,6 +68,29 @@ def install(python: Path) -> None:
     subprocess.run([*pip, "-e", ".[dev]"], check=True, cwd=ROOT)
 
 
+BROWSERS = ("chromium", "chromium-browser")
+"""What the Mini App's browser tests drive (tests/e2e/browser.py): Debian's chromium."""
+
+
+def ensure_browser() -> None:
+    """Install Debian's chromium with apt when it is missing and this runs as root (CI, a container); elsewhere
+    say how: the browser tests are skipped without it (CI, where ``REQUIRE_BROWSER`` is set, fails instead)."""
+    if any(shutil.which(name) for name in BROWSERS) or os.name == "nt":
+        return
+    apt = shutil.which("apt-get")
+    if apt is None or os.geteuid() != 0:
+        print("dev.py: no chromium; the Mini App's browser tests are skipped (apt-get install chromium)", flush=True)
+        return
+    print("dev.py: installing chromium with apt (the Mini App's browser tests)", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = [apt, "install", "-y", "-q", "--no-install-recommends", "chromium"]
+    quiet = {"stdout": subprocess.DEVNULL, "env": env}
+    if subprocess.run(install, **quiet).returncode != 0:  # type: ignore[call-overload]
+        subprocess.run([apt, "update", "-q"], **quiet)  # type: ignore[call-overload]
+        if subprocess.run(install, **quiet).returncode != 0:  # type: ignore[call-overload]
+            print("dev.py: chromium could not be installed; the browser tests are skipped", flush=True)
+
+
 def main() -> int:
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
@@ -79,6 +103,8 @@ def main() -> int:
     except subprocess.CalledProcessError as error:
         print(f"dev.py: installing failed (exit code {error.returncode}); see pip's output above", file=sys.stderr)
         return 1
+    if sys.argv[1] in ("setup", "test"):
+        ensure_browser()
     if sys.argv[1] == "setup":
         return 0
     command = [str(python), *COMMANDS[sys.argv[1]], *sys.argv[2:]]

@@ -36,5 +36,6 @@ class LiveStore(Store):
         await self.call(self.redis.publish(self.channel(match_id), str(version)))
 
     def subscriber(self) -> Any:
-        """A new pub/sub connection (a cluster's at one of its nodes)."""
-        return self.redis.pubsub(ignore_subscribe_messages=True)
+        """A new pub/sub connection (a cluster's at one of its nodes); its subscription's confirmation comes as a
+        message too (from then on, the server sends it every publication)."""
+        return self.redis.pubsub()

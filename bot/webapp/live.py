@@ -75,13 +75,15 @@ class Hub:
             pubsub = self.live.subscriber()
             try:
                 await pubsub.psubscribe(self.live.pattern())
-                self.subscribed.set()
-                delay = 0.25
-                self._wake_all()  # what changed while the subscription was down
                 while True:
                     message = await pubsub.get_message(timeout=READ_TIMEOUT)
-                    if message is not None and message.get("type") == "pmessage":
+                    kind = None if message is None else message.get("type")
+                    if kind == "pmessage":
                         self.wake(self.live.match_of(message["channel"]))
+                    elif kind == "psubscribe":  # the server has it: from here on nothing is missed
+                        self.subscribed.set()
+                        delay = 0.25
+                        self._wake_all()  # what changed while the subscription was down
             except (RedisError, OSError) as exc:
                 if self.subscribed.is_set():
                     log.warning("the Mini App's live channel is down (%s); subscribing again", exc)

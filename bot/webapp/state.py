@@ -52,17 +52,6 @@ def viewer_state(
     table = match.deal.view(None) if seat is not None else view
     game = game_of(view)
     over = not record.is_active
-    players = [
-        {
-            "name": name(record, s),
-            "score": view.score[s],
-            "tiles": tr("tiles", n=view.hand_sizes[s]),
-            "turn": view.turn == s and not over,
-        }
-        for s in (0, 1)
-    ]
-    lines = game.table_lines(tr, record, table) + game.tally_lines(tr, record, table)
-    last = game.shown_last_trick(table)
     state: dict[str, Any] = {
         "match": record.id,
         "version": record.version,
@@ -73,20 +62,9 @@ def viewer_state(
         "fingerprint": None if view.commitment is None else tr("table-commitment", hash=fingerprint(view.commitment)),
         "score": render.score_line(tr, record, view),
         "target": view.target,
-        "players": players,
-        "lines": lines,
-        "lead": None
-        if view.lead is None or view.leader is None
-        else {
-            "tile": tile_ends(view.lead),
-            "text": tr("table-lead", tile=tile(view.lead), name=name(record, view.leader)),
-        },
-        "last": None
-        if last is None
-        else {
-            "tiles": [tile_ends(last.lead), tile_ends(last.reply)],
-            "text": render.last_trick_text(tr, record, last),
-        },
+        "players": [_player(tr, record, view, s) for s in (0, 1)],
+        "lines": game.table_lines(tr, record, table) + game.tally_lines(tr, record, table),
+        **_board(tr, record, table),
         "turn": None,
         "deadline": None,
         "now": now,
@@ -111,6 +89,30 @@ def viewer_state(
         state["prompt"] = render.prompt(tr, record, view)
         state["hand"], state["actions"] = controls(tr, record, view)
     return state
+
+
+def _player(tr: Translator, record: MatchRecord, view: View, seat: int) -> dict[str, Any]:
+    """One player as the page's head shows them: the name, the score, how many tiles they hold, their turn."""
+    return {
+        "name": name(record, seat),
+        "score": view.score[seat],
+        "tiles": tr("tiles", n=view.hand_sizes[seat]),
+        "turn": view.turn == seat and record.is_active,
+    }
+
+
+def _board(tr: Translator, record: MatchRecord, table: View) -> dict[str, Any]:
+    """The tile on the table and the last trick the game shows: their tiles (drawn) and their lines (words)."""
+    last = game_of(table).shown_last_trick(table)
+    lead = None
+    if table.lead is not None and table.leader is not None:
+        text = tr("table-lead", tile=tile(table.lead), name=name(record, table.leader))
+        lead = {"tile": tile_ends(table.lead), "text": text}
+    shown = None
+    if last is not None:
+        tiles = [tile_ends(last.lead), tile_ends(last.reply)]
+        shown = {"tiles": tiles, "text": render.last_trick_text(tr, record, last)}
+    return {"lead": lead, "last": shown}
 
 
 def controls(tr: Translator, record: MatchRecord, view: View) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

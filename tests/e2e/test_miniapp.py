@@ -120,8 +120,8 @@ async def test_a_match_played_in_the_mini_app(
     tmp_path: Path,
 ) -> None:
     need_chromium()
-    overrides = {"webapp_url": APP_URL, "webapp_short_name": SHORT_NAME}
-    async with running_bot(fake, prefix, **overrides) as app, chromium() as browser:
+    running = running_bot(fake, prefix, webapp_url=APP_URL, webapp_short_name=SHORT_NAME)
+    async with running as app, chromium() as browser:
         server = Server(app)
         await server.start()
         await app.services.chats.update_settings(GROUP, lang="ru", target=target)

@@ -17,6 +17,7 @@ from bot.i18n import I18n
 from bot.services import Services
 from bot.storage.redis import create_redis
 from tests.e2e import screens
+from tests.e2e.browser import init_data
 from tests.e2e.driver import move_data, new_match, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.process import BotProcess, bot_env
@@ -70,7 +71,8 @@ class TestWebhook:
         there, refuses a post without the secret, says on /healthz whether Redis answers, and a whole match
         is played through it; SIGINT stops it and leaves the webhook for the other processes."""
         port = free_port()
-        process = await BotProcess(hook_env(fake, own_redis.url, port)).start()
+        env = hook_env(fake, own_redis.url, port, webapp_url="https://tables.example/app", webapp_short_name="table")
+        process = await BotProcess(env).start()
         try:
             await process.wait_line(serving, timeout=90, what="the webhook server")
             assert fake.webhook is not None
@@ -90,9 +92,18 @@ class TestWebhook:
 
             for user in (ANN, BOB):
                 await start_bot(fake, user)
-            await new_match(fake, ANN, BOB, GROUP)
+            match_id = await new_match(fake, ANN, BOB, GROUP)
             await play_to_end(fake, (ANN, BOB), random.Random(3))
             await fake.wait_for(lambda: any(m.text.startswith("🏆") for m in fake.chat_messages(GROUP)))
+            # The Mini App on the webhook's server: the page, and the match to a signed-in player only.
+            async with http.get(f"{base}/app") as response:
+                assert response.status == 200 and "telegram-web-app.js" in await response.text()
+            state = f"{base}/app/api/state?m={match_id}"
+            async with http.get(state) as response:
+                assert response.status == 401
+            async with http.get(state, headers={"Authorization": f"tma {init_data(BOB)}"}) as response:
+                seen = await response.json()
+                assert response.status == 200 and seen["state"] == "over" and seen["lang"] == "pl"
             assert all(status == 200 for _, _, status in fake.posts)
             assert fake.polls == 0
 

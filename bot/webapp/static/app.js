@@ -125,7 +125,7 @@
       parts.push(el("section", { class: "hand", "data-hand": "" }, [el("h2", { text: L.hand })].concat(
         next.hand.map(function (t) {
           const button = el("button", { type: "button", class: "tile-button", "data-action": t.action,
-            "aria-disabled": t.enabled ? "false" : "true" }, [tile(t.tile, 42)]);
+            "aria-disabled": t.enabled ? "false" : "true" }, [tile(t.tile, 38)]);
           button.addEventListener("click", function () { act(t.action, t.enabled); });
           return button;
         }))));
