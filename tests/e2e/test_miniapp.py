@@ -269,6 +269,8 @@ async def screenshots(browser: Any, base: str, urls: dict[int, str], preset: str
         for theme_name, theme in (("light", LIGHT), ("dark", DARK)):
             page = await open_page(browser, page_url(base, urls[user.id], init_data(user), theme))
             await until(page, "() => document.getElementById('table').dataset.state === 'active'", "the screenshot")
+            width = await page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 360, f"the page is {width} px wide on a 360 px phone"
             path = out / f"miniapp-{preset}-{lang}-{theme_name}.png"
             await page.screenshot(path=str(path), full_page=True)
             assert path.stat().st_size > 10_000
