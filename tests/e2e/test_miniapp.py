@@ -14,6 +14,11 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from playwright.async_api import Page
 
 from bot.app import App
@@ -22,6 +27,7 @@ from bot.webapp.server import webapp_server
 from tests.e2e.browser import (
     DARK,
     LIGHT,
+    TOKEN,
     chromium,
     init_data,
     need_chromium,
@@ -33,7 +39,9 @@ from tests.e2e.browser import (
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import move_data, new_match, panel_of, playable, start_bot, version_of
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
+from tests.e2e.process import BotProcess, bot_env
 from tests.ports import free_port
+from tests.redis_server import redis_url
 
 GROUP = -100777
 ANNA = FakeUser(9301, "Анна", "anna_app", "ru")
@@ -292,3 +300,50 @@ def report(preset: str, taps: int, presses: int, latencies: list[float], out: Pa
         with open(path, "a", encoding="utf-8") as file:
             file.write(json.dumps({**figures, "samples": latencies}) + "\n")
     (out / "latency.json").write_text(json.dumps(figures))
+
+
+async def test_polling_serves_it_on_its_port(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    """``python -m bot`` polling with ``WEBAPP_PORT``: the page and its API on that port, nothing without a
+    launch Telegram signed (the refusal in the language the page hints)."""
+    port = free_port()
+    env = bot_env(
+        telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix, webapp_url=APP_URL,
+        webapp_host="127.0.0.1", webapp_port=str(port),
+    )  # fmt: skip
+    process = await BotProcess(env).start()
+    try:
+        await process.wait_line(lambda line: "the Mini App is served" in line, what="the Mini App's server")
+        base = f"http://127.0.0.1:{port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/app") as response:
+                assert response.status == 200 and 'id="table"' in await response.text()
+            async with http.get(f"{base}/app/static/app.js") as response:
+                assert response.status == 200
+            async with http.get(f"{base}/app/api/live?m=abc&hl=pl", headers={"Authorization": "tma x"}) as response:
+                assert response.status == 401
+                assert "Telegramie" in (await response.json())["error"]
+            signed = {"Authorization": f"tma {init_data(ANNA)}"}
+            async with http.get(f"{base}/app/api/state?m=no-such", headers=signed) as response:
+                assert response.status == 404
+    finally:
+        await process.close()
+
+
+async def test_the_fake_bot_api_refuses_buttons_telegram_refuses(fake: FakeTelegram) -> None:
+    """As Telegram: a ``web_app`` button outside a private chat, callback data over 64 bytes, a button of two
+    kinds."""
+    bot = Bot(TOKEN, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.base)))
+    fake.started.add(ANNA.id)
+    web_app = InlineKeyboardButton(text="🎴", web_app=WebAppInfo(url=APP_URL))
+    try:
+        with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+            await bot.send_message(GROUP, "x", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[web_app]]))
+        await bot.send_message(ANNA.id, "x", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[web_app]]))
+        long = InlineKeyboardButton(text="x", callback_data="x" * 65)
+        with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
+            await bot.send_message(GROUP, "x", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[long]]))
+        plain = InlineKeyboardButton(text="x", url="http://example.org", callback_data="c")
+        with pytest.raises(TelegramBadRequest, match="Text buttons"):
+            await bot.send_message(GROUP, "x", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[plain]]))
+    finally:
+        await bot.session.close()
