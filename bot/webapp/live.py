@@ -30,6 +30,8 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         self.subscribed = asyncio.Event()
         """Set while the subscription is up (tests wait for it before they count on a push)."""
+        self.subscriptions = 0
+        """How often the subscription was confirmed (again after each lost connection)."""
 
     def start(self) -> None:
         if self._task is None:
@@ -81,6 +83,7 @@ class Hub:
                     if kind == "pmessage":
                         self.wake(self.live.match_of(message["channel"]))
                     elif kind == "psubscribe":  # the server has it: from here on nothing is missed
+                        self.subscriptions += 1
                         self.subscribed.set()
                         delay = 0.25
                         self._wake_all()  # what changed while the subscription was down

@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 15.0
 """Seconds of silence after which a live stream sends a comment line (proxies close idle connections)."""
+STREAMS_PER_USER = 8
+"""Live streams one person may hold open in one process (a phone, a desktop, a tab or two more, a table each)."""
 MATCH_ID_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-")
 
 
@@ -82,6 +85,8 @@ class Tables:
         self.token = token
         self.clock = clock
         self.hub = Hub(services.stores.live)
+        self._streams: Counter[int] = Counter()
+        """Open live streams by person."""
 
     async def start(self) -> None:
         self.hub.start()
@@ -167,6 +172,19 @@ class Tables:
 
     async def live(self, request: web.Request) -> web.StreamResponse:
         viewer = await self._viewer(request)
+        user_id = viewer.user.id
+        if self._streams[user_id] >= STREAMS_PER_USER:
+            raise Refused(429, viewer.tr("webapp-too-many"))
+        self._streams[user_id] += 1
+        try:
+            return await self._stream(request, viewer)
+        finally:
+            self._streams[user_id] -= 1
+            if not self._streams[user_id]:
+                del self._streams[user_id]
+
+    async def _stream(self, request: web.Request, viewer: Viewer) -> web.StreamResponse:
+        """The viewer's state now, then after every change of the match, until the page goes away."""
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         )

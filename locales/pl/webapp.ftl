@@ -15,3 +15,4 @@ webapp-refused = Tak nie można
 webapp-unauthorized = Nie udało się sprawdzić, że stół otwarto w Telegramie. Zamknij go i otwórz ponownie przyciskiem „🎴 Stół”.
 webapp-no-match = Nie ma takiego meczu: skończył się dawno albo link jest błędny.
 webapp-not-yours = Ten stół widzą tylko członkowie czatu, w którym toczy się mecz.
+webapp-too-many = Masz stół otwarty w zbyt wielu oknach. Zamknij niepotrzebne — ten połączy się sam.

@@ -241,9 +241,10 @@
     if (reader) reader.cancel().catch(function () {});
   }
 
+  let notice = null; // why the live stream was refused, when the server said
   function showOffline() {
-    if (state) {
-      offline.textContent = state.labels.offline;
+    if (notice || state) {
+      offline.textContent = notice || state.labels.offline;
       offline.hidden = false;
     }
   }
@@ -264,6 +265,7 @@
             refuse(data.error || String(response.status));
             return;
           }
+          if (data.error) notice = data.error; // too many windows: said until this one connects
           throw new Error(String(response.status));
         }
         reader = response.body.getReader();
@@ -282,6 +284,7 @@
             if (!data) continue;
             const next = JSON.parse(data);
             offline.hidden = true;
+            notice = null;
             delay = 500;
             root.dataset.live = "on";
             if (next.match === current && newer(next)) render(next);
