@@ -96,7 +96,7 @@ def test_controls_are_exactly_the_legal_actions(preset: str, lang: str) -> None:
     match = Match.new(preset, seed=rng.randrange(10**6))
     tr = I18N[lang]  # type: ignore[index]
     steps = 0
-    while not match.is_over and steps < 300:
+    while not match.is_over and steps < 150:
         record = record_of(match)
         legal = {a.notation() for a in match.legal_actions()}
         for seat in (0, 1):

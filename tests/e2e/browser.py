@@ -146,9 +146,10 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def open_page(browser: Browser, url: str, *, width: int = 360) -> Page:
-    """A phone-sized page at ``url``, Telegram's script served by the stub, the versions it shows watched."""
-    context = await browser.new_context(viewport={"width": width, "height": 780}, device_scale_factor=2)
+async def open_page(browser: Browser, url: str, *, width: int = 360, scale: float = 1) -> Page:
+    """A phone-sized page at ``url`` (``scale``: device pixels a CSS pixel, 2 for a screenshot as a phone shows
+    it), Telegram's script served by the stub, the versions it shows watched."""
+    context = await browser.new_context(viewport={"width": width, "height": 780}, device_scale_factor=scale)
     page = await context.new_page()
 
     async def stub(route: Route) -> None:
