@@ -62,14 +62,19 @@ async def press_randomly(
     rng: random.Random,
     until: Callable[[], Awaitable[bool]],
     *,
-    limit: float = 240,
+    limit: float = 90,
+    seen: Callable[[], Awaitable[str]] | None = None,
 ) -> int:
     """Each user with a panel presses one of its playable buttons, round after round, until ``until()``; returns
-    how many presses the bot took (a press on a panel the bot has just replaced is refused, and costs nothing)."""
+    how many presses the bot took (a press on a panel the bot has just replaced is refused, and costs nothing).
+    Past ``limit`` seconds (within the test's own 150) it fails saying who held which panel and ``seen()``."""
     taken = 0
     deadline = time.monotonic() + limit
     while not await until():
-        assert time.monotonic() < deadline, "the tournament did not end in time"
+        if time.monotonic() > deadline:
+            panels = {u.first_name: (p.text[:80] if (p := held_panel(fake, u)) else None) for u in users}
+            extra = "" if seen is None else await seen()
+            raise AssertionError(f"the tournament did not move on within {limit:.0f} s; panels: {panels}; {extra}")
         progressed = False
         for user in rng.sample(users, len(users)):
             panel = held_panel(fake, user)
@@ -178,6 +183,19 @@ class TestKnockout:
                 await start_bot(fake, user)
             await outside.chats.update_settings(KO_GROUP, target=1)
             message, tid = await sign_up(fake, KO_GROUP, PLAYERS)
+
+            async def state() -> str:
+                """What the tournament and the bot say, when it stalls (it did once, after the second kill)."""
+                t = await finished(outside, tid)
+                pairings = [(p.round, p.done, p.match) for p in t.pairings]
+                matches = []
+                for p in t.pairings:
+                    if p.match is not None and not p.done:
+                        record, _ = await outside.records.get(p.match)
+                        matches.append((p.match, record.status.value, record.version, record.deal.n))
+                log = "\n".join(bot.output.splitlines()[-60:])
+                return f"status {t.status}, pairings {pairings}, open matches {matches}; the bot's last lines:\n{log}"
+
             assert not (await press(fake, PLAYERS[0], message, f"tn:{tid}:s")).get("text")
 
             for kill_after in (2, 5):
@@ -186,10 +204,10 @@ class TestKnockout:
                     t = await finished(outside, tid)
                     return sum(1 for p in t.pairings if p.done and p.match is not None) >= enough
 
-                await press_randomly(fake, PLAYERS, rng, played)
+                await press_randomly(fake, PLAYERS, rng, played, seen=state)
                 await bot.kill()
                 await bot.start()
-            await press_randomly(fake, PLAYERS, rng, announced(fake, KO_GROUP))
+            await press_randomly(fake, PLAYERS, rng, announced(fake, KO_GROUP), seen=state)
             await fake.quiet(period=2.5, timeout=30)
             t = await finished(outside, tid)
             assert t.status == "finished" and t.format == "ko" and t.champion is not None
