@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import io
 import logging
 from dataclasses import dataclass
 
@@ -52,6 +53,9 @@ from bot.webapp.links import AppLinks
 from bot.webapp.server import Tables, webapp_server
 
 log = logging.getLogger(__name__)
+
+SETTLE_WITHIN = 60.0
+"""Real seconds ``App.settled`` waits (tests): a deadline that, when it passes, names what was still at work."""
 
 
 async def wait_for_redis(redis: Redis, url: str) -> None:
@@ -149,10 +153,22 @@ class App:
     tables: Tables | None = None
     """The Mini App (``bot.webapp``), when it is set up."""
 
-    async def settled(self) -> None:
-        """Wait until every due message was delivered and the outbox is empty (tests)."""
-        await self.delivery.idle()
-        await self.outbox.drain()
+    async def settled(self, timeout: float = SETTLE_WITHIN) -> None:
+        """Wait until every due message was delivered and the outbox is empty (tests); AssertionError after
+        ``timeout`` real seconds naming each task still at work, with where it waits."""
+
+        async def both() -> None:
+            await self.delivery.idle()
+            await self.outbox.drain()
+
+        try:
+            await asyncio.wait_for(both(), timeout)
+        except TimeoutError:
+            out = io.StringIO()
+            for name, task in {**self.delivery.busy(), **self.outbox.busy()}.items():
+                out.write(f"--- {name}\n")
+                task.print_stack(limit=12, file=out)
+            raise AssertionError(f"not settled after {timeout:.0f} s; still at work:\n{out.getvalue()}") from None
 
     async def close(self) -> None:
         """Stop the scheduler and deliveries (what is due stays in Redis), send what the outbox holds."""

@@ -336,12 +336,17 @@ class Outbox:
                 await self.sleep(exc.retry_after)
                 waited += exc.retry_after
 
+    def busy(self) -> dict[str, asyncio.Task[None]]:
+        """The tasks sending scheduled edits now, each by its chat (``edits of chat``)."""
+        return {
+            f"edits of chat {chat_id}": lane.flusher
+            for chat_id, lane in self._lanes.items()
+            if lane.flusher is not None and not lane.flusher.done()
+        }
+
     async def drain(self) -> None:
         """Wait until every scheduled edit has been sent."""
-        while True:
-            tasks = [lane.flusher for lane in self._lanes.values() if lane.flusher and not lane.flusher.done()]
-            if not tasks:
-                return
+        while tasks := list(self.busy().values()):
             await asyncio.gather(*tasks, return_exceptions=True)
 
 

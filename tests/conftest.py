@@ -35,6 +35,11 @@ dump shows threads only, where an awaited future that never resolves is an idle 
 each one awaits. The slowest test takes about 30 s on a quiet machine and 45 beside two busy loops."""
 
 
+_PLUMBING = ("/_pytest/", "/pluggy/", "/pytest_asyncio/", "/threading.py", "/asyncio/runners.py")
+"""Frames a stuck test's thread dump leaves out (pytest's and the threads' own machinery, the same in every
+dump): CI shows a part of a failure's output, and the asyncio tasks that follow the threads say the most."""
+
+
 def _print_tasks(loop: asyncio.AbstractEventLoop, nodeid: str) -> None:
     out = io.StringIO()
     out.write(f"\n=== {nodeid}: still running after {STUCK_AFTER:.0f} s; its asyncio tasks:\n")
@@ -57,7 +62,8 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         out = io.StringIO()
         out.write(f"\n=== {item.nodeid}: still running after {STUCK_AFTER:.0f} s; its threads:\n")
         for ident, frame in sys._current_frames().items():
-            out.write(f"--- thread {names.get(ident, ident)}\n{''.join(traceback.format_stack(frame, limit=30))}")
+            stack = [f for f in traceback.extract_stack(frame) if not any(p in f.filename for p in _PLUMBING)]
+            out.write(f"--- thread {names.get(ident, ident)}\n{''.join(traceback.format_list(stack[-12:]))}")
         sys.stderr.write(out.getvalue())
         sys.stderr.flush()
         running = [o for o in gc.get_objects() if isinstance(o, asyncio.AbstractEventLoop) and o.is_running()]

@@ -246,13 +246,15 @@ class Delivery:
         """How many lanes this process is delivering now (the operator's ``domino_delivery_lanes_running``)."""
         return sum(not t.done() for job in self._jobs.values() for t in job.tasks.values())
 
+    def busy(self) -> dict[str, asyncio.Task[Any]]:
+        """The tasks delivering or settling now, each by what it does (``match lane``, ``settling``)."""
+        found = {f"match {m} lane {lane}": t for m, job in self._jobs.items() for lane, t in job.tasks.items()}
+        found |= {f"settling {t.get_name()}": t for t in self._settling}
+        return {name: task for name, task in found.items() if not task.done()}
+
     async def idle(self) -> None:
         """Wait until no lane has work and no match is being settled (tests)."""
-        while True:
-            tasks = [t for job in self._jobs.values() for t in job.tasks.values() if not t.done()]
-            tasks += [t for t in self._settling if not t.done()]
-            if not tasks:
-                return
+        while tasks := list(self.busy().values()):
             await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- one lane ----------------------------------------------------------------------

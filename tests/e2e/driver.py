@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,9 @@ BLOCKED = "🚫"
 """Starts the button of a tile that may not be played now."""
 WAITING = "⏳"
 """Starts the prompt of a panel whose owner waits for the opponent (both locales)."""
+STALLED_AFTER = 60.0
+"""Real seconds ``play`` goes on without an accepted move (every press refused, or no panel with a button to
+press) before it fails saying what the panels show: a match that cannot go on, not a slow machine."""
 
 
 def move_data(button: dict[str, Any]) -> re.Match[str] | None:
@@ -164,10 +168,16 @@ async def play(
     then calls ``after_move``.
     """
     playout = Playout()
+    progress_at = time.monotonic()
     while playout.moves < max_moves:
         live = [(u, p) for u in players if (p := panel_of(fake, u)) is not None]
         if not live or (until is not None and until()):
             return playout
+        if time.monotonic() - progress_at > STALLED_AFTER:
+            raise AssertionError(
+                f"no move accepted in {STALLED_AFTER:.0f} s after {playout.moves} moves; last refusals "
+                f"{playout.refused[-3:]}; {_panels(fake, players)}; {fake.lately()}"
+            )
         rng.shuffle(live)
         # The player whose panel does not say "wait" first: a press out of turn is refused, and costs time.
         live.sort(key=lambda up: WAITING in up[1].text)
@@ -186,6 +196,7 @@ async def play(
                 continue
             playout.moves += 1
             progressed = True
+            progress_at = time.monotonic()
             try:
                 await fake.wait_for(lambda v=before: _moved_on(fake, players, v), what="panels to show the move")
             except AssertionError as error:
