@@ -70,6 +70,7 @@ class FakeBot:
         if isinstance(method, SendMessageLean):
             return await self.send_message(method.chat_id, method.text)
         assert isinstance(method, EditMessageTextLean)
+        assert method.chat_id is not None and method.message_id is not None, "an inline message: not faked here"
         return await self.edit_message_text(text=method.text, chat_id=method.chat_id, message_id=method.message_id)
 
     def _maybe_429(self, method: Any) -> None:

@@ -157,6 +157,7 @@ def html_error(text: str) -> str | None:
 
 JSON_FIELDS = {
     "reply_markup", "commands", "scope", "link_preview_options", "reply_parameters", "entities", "allowed_updates",
+    "results", "button",
 }  # fmt: skip
 BUTTON_KINDS = {
     "url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
@@ -256,6 +257,14 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}
         """Groups that became supergroups (old id -> new id): sends to the old id answer 400 with the new one."""
         self.kicked: set[int] = set()
+        self.absent: set[int] = set()
+        """Chats the bot is not in (a chat between two people where they post an inline result): anything sent
+        there answers 403, as Telegram does."""
+        self.inline_answers: dict[str, dict[str, Any]] = {}
+        """``answerInlineQuery`` by the query's id: its parameters (``results`` parsed)."""
+        self.inline_messages: dict[str, Sent] = {}
+        """Messages posted "via @bot" from an inline result, by their ``inline_message_id``."""
+        self._inline_ids = itertools.count(1)
         """Groups that removed the bot: 403 to anything sent there."""
         self.no_photos: set[int] = set()
         """Groups where members may not send pictures: ``sendPhoto`` answers 400 there."""
@@ -383,6 +392,8 @@ class FakeTelegram:
                 "description": "Bad Request: group chat was upgraded to a supergroup chat",
                 "parameters": {"migrate_to_chat_id": self.migrated[int(chat)]},
             }
+        if chat is not None and int(chat) in self.absent and method != "getChatMember":
+            return self._error(403, "Forbidden: bot is not a member of the chat")
         if chat is not None and int(chat) in self.kicked:
             return self._error(403, "Forbidden: bot was kicked from the supergroup chat")
         handler = getattr(self, f"_m_{method}", None)
@@ -666,7 +677,57 @@ class FakeTelegram:
         sent = Sent(chat_id, next(self._message_ids), caption, p.get("reply_markup"), photo=photo, thread=thread)
         return self._store(sent)
 
+    def _edited(self, sent: Sent, text: str, markup: dict[str, Any] | None) -> None:
+        """An edit Telegram took: the message's new text (or caption) and buttons, kept in its history."""
+        sent.text, sent.reply_markup = text, markup
+        sent.history.append(text)
+        sent.markups.append(markup)
+        self._changed(sent.chat_id)
+
+    def _inline_edit(self, p: dict[str, Any], *, text: bool) -> tuple[int, dict[str, Any]]:
+        """An edit of a message posted via the bot, by its ``inline_message_id`` (Telegram answers True)."""
+        sent = self.inline_messages.get(str(p["inline_message_id"]))
+        if sent is None:
+            return self._error(400, "Bad Request: MESSAGE_ID_INVALID")
+        if text and (bad := self._bad_html(p)):
+            return bad
+        new_text = p["text"] if text else sent.text
+        markup = p.get("reply_markup")
+        if sent.text == new_text and sent.reply_markup == markup:
+            return self._error(400, "Bad Request: message is not modified")
+        self._edited(sent, new_text, markup)
+        return self._ok(True)
+
+    def _m_answerInlineQuery(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """As Telegram: at most 50 results, each with a type, a unique id of 1-64 bytes and a text to post (HTML
+        checked, 4096 characters at most) with buttons Telegram takes (no ``web_app``: not in inline messages)."""
+        query_id = str(p["inline_query_id"])
+        if query_id in self.inline_answers:
+            return self._error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        results = p.get("results")
+        if not isinstance(results, list) or len(results) > 50:
+            return self._error(400, "Bad Request: RESULTS_TOO_MUCH")
+        ids = set()
+        for result in results:
+            rid = str(result.get("id", ""))
+            if not 1 <= len(rid.encode()) <= 64 or rid in ids or "type" not in result:
+                return self._error(400, "Bad Request: RESULT_ID_INVALID")
+            ids.add(rid)
+            content = result.get("input_message_content") or {}
+            body = str(content.get("message_text", ""))
+            if not body or len(body) > 4096:
+                return self._error(400, "Bad Request: MESSAGE_EMPTY")
+            if bad := self._bad_html({"text": body, "parse_mode": content.get("parse_mode")}):
+                return bad
+            if bad := self._bad_markup(None, result.get("reply_markup")):
+                return bad
+        self.inline_answers[query_id] = p
+        self._wake(self._answer_events.pop(f"inline:{query_id}", None))
+        return self._ok(True)
+
     def _m_editMessageText(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if "inline_message_id" in p:
+            return self._inline_edit(p, text=True)
         key = (int(p["chat_id"]), int(p["message_id"]))
         sent = self.messages.get(key)
         if sent is None:
@@ -682,10 +743,7 @@ class FakeTelegram:
                 "Bad Request: message is not modified: specified new message content and reply markup "
                 "are exactly the same as a current content and reply markup of the message",
             )
-        sent.text, sent.reply_markup = p["text"], markup
-        sent.history.append(sent.text)
-        sent.markups.append(markup)
-        self._changed(key[0])
+        self._edited(sent, p["text"], markup)
         return self._ok(self._message_dict(sent))
 
     def _m_editMessageCaption(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -705,13 +763,12 @@ class FakeTelegram:
         markup = p.get("reply_markup")
         if sent.text == caption and sent.reply_markup == markup:
             return self._error(400, "Bad Request: message is not modified")
-        sent.text, sent.reply_markup = caption, markup
-        sent.history.append(sent.text)
-        sent.markups.append(markup)
-        self._changed(key[0])
+        self._edited(sent, caption, markup)
         return self._ok(self._message_dict(sent))
 
     def _m_editMessageReplyMarkup(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if "inline_message_id" in p:
+            return self._inline_edit(p, text=False)
         key = (int(p["chat_id"]), int(p["message_id"]))
         sent = self.messages.get(key)
         if sent is None:
@@ -928,6 +985,51 @@ class FakeTelegram:
                 }
             }
         )
+        return query_id
+
+    def inline_query(self, user: FakeUser, query: str = "", *, chat_type: str = "private") -> str:
+        """The user types ``@bot query`` in a chat of ``chat_type``; the query's id (``wait_inline`` its answer)."""
+        self.users[user.id] = user
+        query_id = f"iq{next(self._callback_ids)}"
+        inline = {"id": query_id, "from": user.as_dict(), "query": query, "offset": "", "chat_type": chat_type}
+        self._push({"inline_query": inline})
+        return query_id
+
+    async def wait_inline(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The bot's ``answerInlineQuery`` to the query, waited for."""
+        if query_id not in self.inline_answers:
+            event = self._answer_events.setdefault(f"inline:{query_id}", asyncio.Event())
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except TimeoutError:
+                raise AssertionError(f"no answer to inline query {query_id} within {timeout:.0f} s") from None
+        return self.inline_answers[query_id]
+
+    def choose_inline(self, user: FakeUser, query_id: str, result_id: str, chat_id: int) -> tuple[str, Sent]:
+        """The user picks a result: Telegram posts it "via @bot" in ``chat_id`` (a chat the bot need not be in),
+        with the result's buttons; its ``inline_message_id`` and the message."""
+        answer = self.inline_answers[query_id]
+        result = next(r for r in answer["results"] if str(r["id"]) == result_id)
+        content = result["input_message_content"]
+        inline_id = f"AgAAA{next(self._inline_ids):05d}{user.id}"
+        sent = Sent(chat_id, next(self._message_ids), content["message_text"], result.get("reply_markup"))
+        sent.history.append(sent.text)
+        sent.markups.append(sent.reply_markup)
+        self.inline_messages[inline_id] = sent
+        self._changed(chat_id)
+        return inline_id, sent
+
+    def press_inline(self, user: FakeUser, inline_id: str, callback_data: str) -> str:
+        """The user presses a button of a message posted via the bot: the callback has ``inline_message_id`` and
+        no ``message``."""
+        self.users[user.id] = user
+        query_id = str(next(self._callback_ids))
+        self.pressed.append(query_id)
+        self.pressed_at[query_id] = self.clock()
+        chat = self.inline_messages[inline_id].chat_id
+        press = {"id": query_id, "from": user.as_dict(), "chat_instance": f"ci{chat}", "data": callback_data,
+                 "inline_message_id": inline_id}  # fmt: skip
+        self.last_update_id = self._push({"callback_query": press})
         return query_id
 
     # -- what tests look at ------------------------------------------------------
