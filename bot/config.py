@@ -11,6 +11,18 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.logs import LogFormat
 
 TOKEN = re.compile(r"^[0-9]+:[A-Za-z0-9_-]+$")
+WEBAPP_URL = re.compile(r"^https://[^/\s?#]+(/[^\s?#]*)?$")
+SHORT_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")
+
+
+def _optional(value: str | None, shape: re.Pattern[str], error: str) -> str | None:
+    """An optional setting stripped (empty: unset); ``error`` when it is not of ``shape``."""
+    value = value.strip() if value is not None else None
+    if not value:
+        return None
+    if not shape.match(value):
+        raise ValueError(error)
+    return value
 
 
 class StartupError(Exception):
@@ -106,22 +118,13 @@ class Settings(BaseSettings):
     @field_validator("webapp_url")
     @classmethod
     def _webapp_shape(cls, value: str | None) -> str | None:
-        value = value.strip() if value is not None else None
-        if not value:
-            return None
-        if not re.match(r"^https://[^/\s?#]+(/[^\s?#]*)?$", value):
-            raise ValueError("expected an https URL without a query (Telegram opens Mini Apps over https only)")
-        return value
+        error = "expected an https URL without a query (Telegram opens Mini Apps over https only)"
+        return _optional(value, WEBAPP_URL, error)
 
     @field_validator("webapp_short_name")
     @classmethod
     def _short_name_shape(cls, value: str | None) -> str | None:
-        value = value.strip() if value is not None else None
-        if not value:
-            return None
-        if not re.match(r"^[A-Za-z0-9_]{3,30}$", value):
-            raise ValueError("3 to 30 letters, digits or _ (as @BotFather allows)")
-        return value
+        return _optional(value, SHORT_NAME, "3 to 30 letters, digits or _ (as @BotFather allows)")
 
     @field_validator("webhook_secret")
     @classmethod

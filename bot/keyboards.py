@@ -46,6 +46,19 @@ def challenge_keyboard(tr: Translator, challenge: Challenge) -> InlineKeyboardMa
     )
 
 
+def inline_challenge_keyboard(tr: Translator, challenge: Challenge) -> InlineKeyboardMarkup:
+    """An inline challenge's buttons: accept, and withdraw (its creator's); no computer (the message is in
+    somebody else's chat)."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=tr("btn-join"), callback_data=JoinCb(c=challenge.id).pack()),
+                InlineKeyboardButton(text=tr("btn-withdraw"), callback_data=WithdrawCb(c=challenge.id).pack()),
+            ]
+        ]
+    )
+
+
 def open_bot_keyboard(tr: Translator, bot_username: str, payload: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[

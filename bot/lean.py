@@ -63,8 +63,10 @@ class EditMessageTextLean(TelegramMethod[Posted | bool]):
     __api_method__: ClassVar[str] = "editMessageText"
 
     text: str
-    chat_id: int
-    message_id: int
+    chat_id: int | None = None
+    message_id: int | None = None
+    inline_message_id: str | None = None
+    """A message posted via the bot (inline mode), instead of ``chat_id`` and ``message_id``."""
     parse_mode: str = "HTML"
     link_preview_options: str = NO_PREVIEW
     reply_markup: str | None = None

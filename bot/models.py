@@ -4,6 +4,7 @@ services return."""
 from __future__ import annotations
 
 import enum
+import secrets
 from dataclasses import dataclass
 from typing import Literal
 
@@ -14,6 +15,22 @@ from engine import Deal, Match
 
 Lang = Literal["ru", "pl"]
 LANGS: tuple[Lang, ...] = ("ru", "pl")
+INLINE_CHATS = -(4 * 10**15)
+"""Chat ids at or below this are no Telegram chat: each challenge made in inline mode (``bot.routers.inline``) gets
+one of its own, so that the rules of a chat (one open challenge per creator, one match per player) hold for
+each pair of friends apart; its match's table is the inline message (``MatchRecord.inline_message_id``)."""
+OUTSIDE_GROUPS = 0
+"""The chat whose rating table counts the matches played outside groups (inline mode): ``/top`` in private."""
+
+
+def new_inline_chat() -> int:
+    """A fresh chat id for an inline challenge (48 random bits below ``INLINE_CHATS``)."""
+    return INLINE_CHATS - secrets.randbits(48)
+
+
+def is_inline_chat(chat_id: int) -> bool:
+    """Whether ``chat_id`` is an inline challenge's own (no Telegram chat: nothing is ever sent to it)."""
+    return chat_id <= INLINE_CHATS
 
 
 def known_lang(code: str | None) -> Lang | None:
@@ -156,6 +173,9 @@ class MatchRecord(BaseModel):
     of the match goes there, until Telegram says the topic is closed or gone (``Messages.general``)."""
     tournament: str | None = None
     """The tournament this match is a pairing of (its end moves the tournament on)."""
+    inline_message_id: str | None = None
+    """A match begun in inline mode: the message posted via the bot that is its table (edited by this id; the
+    bot cannot send to the chat it is in)."""
     fair: FairKey | None = None
     """The match key and the seeds its deals come from; None in a match made before keys were committed (its
     deal key, in ``deal``, was never shown) and in one made from a given seed (tests)."""
@@ -286,6 +306,8 @@ class Challenge(BaseModel):
     created: float
     expires: float
     message_id: int | None = None
+    inline_message_id: str | None = None
+    """An inline challenge's message, once a press on it told the bot its id."""
     rematch_of: str | None = None
     """The finished match this challenge is a rematch of: its message is that match's result, its opponent the
     other player, and it is accepted only by the rematch button."""

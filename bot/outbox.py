@@ -228,6 +228,24 @@ class Outbox:
                 self._mark_shown(lane, message_id, version)
                 await self._edit_text(chat_id, message_id, text, markup)
 
+    async def edit_inline(
+        self, key: int, inline_id: str, text: str, markup: Markup | None, version: int, *, slot: int = 0
+    ) -> None:
+        """Edit a message posted via the bot (inline mode) to ``version``, within the budget of ``key`` (its
+        match's chat id: an inline challenge's own, below zero, so the message is counted as a group's table is);
+        an older version of the same ``slot`` (a match's: its rematch shows in the same message, from version 1)
+        never replaces a newer one; errors reach the caller (``MESSAGE_ID_INVALID``: it is gone)."""
+        lane = self._lane(key)
+        async with lane.lock:
+            if lane.shown.get(slot, -1) > version:
+                return
+            async with self._slot(key, edit=True):
+                self._mark_shown(lane, slot, version)
+                method = EditMessageTextLean(
+                    text=text, inline_message_id=inline_id, reply_markup=markup_json(self.bot, markup)
+                )
+                await self._call(lambda: self.bot(method))
+
     async def edit_caption(
         self, chat_id: int, message_id: int, caption: str, markup: InlineKeyboardMarkup | None
     ) -> None:

@@ -20,9 +20,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import keyboards, render, texts, tournament_text
 from bot.callbacks import ClaimWinCb
 from bot.delivery import Delivery, Ticket
+from bot.delivery.passes import inline_slot
 from bot.i18n import I18n
 from bot.lean import Markup, Posted
-from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding, Tournament
+from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding, Summary, Tournament
 from bot.outbox import Outbox, in_topic
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
@@ -132,6 +133,8 @@ class Presenter:
         message is the match's result: it says the rematch is off."""
         if challenge.rematch_of is not None:
             await self.rematch_result(challenge.rematch_of, "rematch-off")
+        elif challenge.inline_message_id is not None:
+            await self._inline_closed(challenge, key)
         elif challenge.message_id is not None:
             text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, key)
             self.outbox.edit(challenge.chat_id, challenge.message_id, text, None)
@@ -140,10 +143,20 @@ class Presenter:
         """The challenge's time is up: its message says so (now: the expiry is taken out after it)."""
         if challenge.rematch_of is not None:
             await self.rematch_result(challenge.rematch_of, "rematch-off")
+        elif challenge.inline_message_id is not None:
+            await self._inline_closed(challenge, "challenge-expired")
         elif challenge.message_id is not None:
             text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, "challenge-expired")
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                 await self.outbox.edit_now(challenge.chat_id, challenge.message_id, text, None, version=1)
+
+    async def _inline_closed(self, challenge: Challenge, key: str) -> None:
+        """An inline challenge's message (posted via the bot) says why it is gone, without its buttons (best effort:
+        it may be deleted)."""
+        assert challenge.inline_message_id is not None
+        text = render.challenge_closed_text(self.i18n[challenge.lang], challenge, key)
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+            await self.outbox.edit_inline(challenge.chat_id, challenge.inline_message_id, text, None, version=0)
 
     # -- rematches -----------------------------------------------------------------------
 
@@ -163,6 +176,9 @@ class Presenter:
         began, that it is off), with the rematch button or without (best effort: the result may be gone)."""
         record, _, messages = await self.records.screens(match_id)
         summary = messages.summary
+        if record.inline_message_id is not None and summary is not None:
+            await self._inline_result(record, summary, key, button, **args)
+            return
         if messages.result is None or summary is None:
             return
         tr = self.i18n[record.lang]
@@ -175,6 +191,19 @@ class Presenter:
             return
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await self.outbox.edit_caption(record.chat_id, messages.result, caption, markup)
+
+    async def _inline_result(self, record: MatchRecord, summary: Summary, key: str, button: bool, **args: str) -> None:
+        """``rematch_result`` of a match begun in inline mode: its message's last state, the line under it (best
+        effort: the message may be gone)."""
+        assert record.inline_message_id is not None
+        tr = self.i18n[record.lang]
+        _, match = await self.records.peek(record.id)
+        caption = await self.delivery.result_caption(tr, record, summary, tr(key, **args))
+        text = "\n".join([render.table_text(tr, record, match.deal.view(None)), "", caption])
+        markup = keyboards.rematch_keyboard(tr, record.id) if button else None
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+            await self.outbox.edit_inline(record.chat_id, record.inline_message_id, text, markup,
+                                          record.version + 1, slot=inline_slot(record.id))  # fmt: skip
 
     # -- the turn clock ------------------------------------------------------------
 

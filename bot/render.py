@@ -418,8 +418,10 @@ def refusal_text(tr: Translator, refusal: Refusal, view: View | None) -> str:
 # -- challenges and notices ----------------------------------------------------------
 
 
-def challenge_text(tr: Translator, challenge: Challenge) -> str:
-    """The group's message of an open challenge: who, to whom, which game, how long it stays open."""
+def challenge_text(tr: Translator, challenge: Challenge, *, inline: bool = False) -> str:
+    """The group's message of an open challenge: who, to whom, which game, how long it stays open; ``inline``: one
+    posted via the bot in any chat (inline mode), where the creator has no computer to play instead and the
+    hands come in the private chat with the bot."""
     opponent = challenge.opponent_name or (f"@{challenge.opponent_username}" if challenge.opponent_username else None)
     args = {"creator": user_text(challenge.creator.name), "game": game_name(tr, challenge.preset)}
     if opponent:
@@ -429,7 +431,7 @@ def challenge_text(tr: Translator, challenge: Challenge) -> str:
     expires = tr("challenge-expires", **duration_args(challenge.expires - challenge.created))
     # The key of the match it becomes is committed before anyone can accept (engine/fairness.py).
     key = [] if challenge.key is None else [key_commitment_line(tr, challenge.key)]
-    return "\n".join([head, expires, *key, tr("challenge-computer-hint")])
+    return "\n".join([head, expires, *key, tr("inline-hint" if inline else "challenge-computer-hint")])
 
 
 def challenge_closed_text(tr: Translator, challenge: Challenge, key: str) -> str:

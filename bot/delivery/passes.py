@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -39,7 +40,7 @@ from bot.codec import StoredDeal
 from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
 from bot.lean import Markup
-from bot.models import MatchRecord, Messages, Summary
+from bot.models import MatchRecord, Messages, Summary, is_inline_chat
 from bot.outbox import Outbox, in_topic, topic_gone
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
@@ -50,6 +51,13 @@ from bot.webapp.links import NO_LINKS, AppLinks
 from engine import Match
 
 log = logging.getLogger(__name__)
+
+
+def inline_slot(match_id: str) -> int:
+    """Where the outbox keeps the version an inline message shows of ``match_id`` (its rematch, in the same
+    message, counts from 1 again)."""
+    return 1 + zlib.crc32(match_id.encode())
+
 
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
@@ -97,6 +105,9 @@ class Passes:
             # Played in the person's private chat: their panel there is the table too, and brings the results
             # (``panel``); the table is as current as it.
             self.ledger.edit_done(record.id, "tv", record.version)
+            return
+        if record.inline_message_id is not None:
+            await self._inline(record, match, messages)
             return
         if await self.chats.group_gone(chat):
             return
@@ -158,6 +169,39 @@ class Passes:
             )
             await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, r=shown, rp=int(photo)))
 
+    async def _inline(self, record: MatchRecord, match: Match, messages: Messages) -> None:
+        """A match begun in inline mode: its one message, posted via the bot in a chat the bot is not in, is its
+        table, edited to the match's version (the chat's budget: the match's own chat id); a finished deal's
+        result stays under the table until the next deal's first move, and the match's result (with the rematch
+        button) is the message's last state. The results' posts are shown so, never sent. A message that is gone
+        (``MESSAGE_ID_INVALID``) is marked so: the match goes on in private and ends normally."""
+        assert record.inline_message_id is not None
+        for post in messages.posts:  # shown in the table's text below
+            await self.ledger.record(record.id, GROUP, self.matches.posted(record.id, post))
+        if await self.chats.group_gone(record.chat_id):
+            self.ledger.edit_done(record.id, "tv", record.version)
+            return
+        tr = self.i18n[record.lang]
+        lines = [render.table_text(tr, record, match.deal.view(None))]
+        prev = record.prev.to_match().deal if record.prev is not None and not record.deal.a else None
+        if prev is not None:
+            lines += ["", render.deal_result_text(tr, record, prev)]
+        markup = keyboards.table_keyboard(tr, self.links.direct(record.id)) if record.is_active else None
+        if not record.is_active and (summary := messages.summary) is not None:
+            lines += ["", await self.result_caption(tr, record, summary)]
+            if summary.winner is not None and record.tournament is None:
+                markup = keyboards.rematch_keyboard(tr, record.id)
+        try:
+            await self.outbox.edit_inline(record.chat_id, record.inline_message_id, "\n".join(lines), markup,
+                                          record.version, slot=inline_slot(record.id))  # fmt: skip
+        except TelegramBadRequest as exc:
+            if "MESSAGE_ID_INVALID" not in exc.message and "message to edit not found" not in exc.message:
+                raise
+            log.info("match %s: its inline message is gone (%s); it goes on in private", record.id, exc.message)
+            await self.chats.set_group_gone(record.chat_id, True)
+        self.ledger.edit_done(record.id, "tv", record.version)
+        await self.ledger.record(record.id, GROUP, self.matches.shown(record.id, tv=record.version))
+
     async def result_caption(
         self, tr: Translator, record: MatchRecord, summary: Summary, line: str | None = None
     ) -> str:
@@ -200,7 +244,10 @@ class Passes:
 
     async def say(self, record: MatchRecord, text: str, markup: Markup | None = None) -> None:
         """A line of the match's own in the group, beside its table and results (a reminder, a player who
-        blocked the bot; a rematch offer goes the same way), where the match's group messages go now."""
+        blocked the bot; a rematch offer goes the same way), where the match's group messages go now. A match
+        begun in inline mode has no group: nothing (its players are told in private)."""
+        if is_inline_chat(record.chat_id):
+            return
         messages = Messages()
         if record.thread_id is not None:
             messages = await self.matches.messages(record.id)

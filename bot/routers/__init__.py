@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import chats, game, group, hints, private, rematch, replay, settings, stats, tournament
+from bot.routers import chats, game, group, hints, inline, private, rematch, replay, settings, stats, tournament
 
 
 def build_router() -> Router:
@@ -20,6 +20,7 @@ def build_router() -> Router:
         replay.build(),
         hints.build(),
         tournament.build(),
+        inline.build(),
     )
     root.include_routers(game.build(), *features, game.build_fallback())
     return root

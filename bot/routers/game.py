@@ -26,7 +26,7 @@ from bot.callbacks import (
     move_filter,
 )
 from bot.i18n import I18n, Translator
-from bot.models import LANGS, LEVELS, Lang, Level, MatchRecord, Rejection
+from bot.models import LANGS, LEVELS, Lang, Level, MatchRecord, Rejection, is_inline_chat
 from bot.presenter import Presenter
 from bot.routers.common import GROUP_TYPES, is_admin, join, rejection_text
 from bot.services.challenges import Challenges
@@ -141,6 +141,9 @@ async def join_here(
     user = query.from_user
     profile = await chats.profile(user.id)
     challenge = await challenges.challenge(callback_data.c)
+    if challenge is not None and query.inline_message_id is not None and is_inline_chat(challenge.chat_id):
+        # An inline challenge's message (posted via the bot): the match's table, once the match begins.
+        challenge = await challenges.set_inline(challenge, query.inline_message_id)
     tr = i18n[challenge.lang] if challenge else user_tr
     if not profile.started:
         log_ctx["result"] = "not_started"
@@ -202,6 +205,8 @@ async def withdraw(
     if challenge is None:
         await query.answer(user_tr("toast-challenge-gone"))
         return
+    if query.inline_message_id is not None and is_inline_chat(challenge.chat_id):
+        challenge = await challenges.set_inline(challenge, query.inline_message_id)  # to say it is withdrawn
     tr = i18n[challenge.lang]
     try:
         await challenges.withdraw(callback_data.c, user.id)

@@ -14,7 +14,7 @@ from aiogram.types import BufferedInputFile, Message, User
 
 from bot import render, replays
 from bot.i18n import I18n, Translator
-from bot.models import LANGS, LEVELS, Standing, Summary
+from bot.models import LANGS, LEVELS, OUTSIDE_GROUPS, Standing, Summary
 from bot.pictures import build as pictures
 from bot.pictures.cards import RatingChart
 from bot.pictures.painter import Painter, caption_fits
@@ -57,7 +57,12 @@ async def top(message: Message, command: CommandObject, results: Results, i18n: 
     ``/top wszystko``...), or the table across all chats (``/top all``; in private: always), top 10 and your
     own place."""
     word = " ".join((command.args or "").lower().split())
-    if message.chat.type not in GROUP_TYPES or word in top_words(i18n, "top-words-all"):
+    if message.chat.type not in GROUP_TYPES:
+        # In private: the table across all chats, then the one of matches played outside groups (inline mode).
+        await all_time(message, results, tr, None)
+        if await results.leaderboard(OUTSIDE_GROUPS, 1):
+            await all_time(message, results, tr, OUTSIDE_GROUPS)
+    elif word in top_words(i18n, "top-words-all"):
         await all_time(message, results, tr, None)
     elif word in top_words(i18n, "top-words-all-time"):
         await all_time(message, results, tr, message.chat.id)
@@ -71,7 +76,8 @@ async def all_time(message: Message, results: Results, tr: Translator, chat_id: 
     if not rows:
         await message.answer(tr("top-empty"))
         return
-    lines = [tr("top-title-all") if chat_id is None else tr("top-title")]
+    title = "top-title-all" if chat_id is None else "top-title-outside" if chat_id == OUTSIDE_GROUPS else "top-title"
+    lines = [tr(title)]
     lines += [standing_line(tr, row) for row in rows]
     user = message.from_user
     if user is not None and all(row.user_id != user.id for row in rows):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Awaitable, Callable
 
-from bot.models import MatchRecord
+from bot.models import MatchRecord, is_inline_chat
 
 
 class Membership(enum.Enum):
@@ -46,7 +46,7 @@ class Authority:
         admin of that chat (Telegram is asked only then)."""
         if user_id == owner_id:
             return True
-        if chat_id > 0:  # a private chat has no admins but its owner
+        if chat_id > 0 or is_inline_chat(chat_id):  # a private chat, an inline challenge: no admins but its owner
             return False
         return await self.membership(chat_id, user_id) is Membership.ADMIN
 
@@ -55,6 +55,8 @@ class Authority:
         what is open there or watch what was played there."""
         if chat_id > 0:
             return chat_id == user_id
+        if is_inline_chat(chat_id):  # posted via the bot in a chat it is not in: whoever sees it may join
+            return True
         return await self.membership(chat_id, user_id) in (Membership.ADMIN, Membership.MEMBER)
 
     async def may_watch(self, record: MatchRecord, user_id: int) -> bool:

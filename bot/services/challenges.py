@@ -146,6 +146,14 @@ class Challenges:
         """A challenge's notice and expiry job go (it was refused, withdrawn or accepted)."""
         await asyncio.gather(self.store.drop_notice(challenge_id), self.scheduler.unschedule(expiry_job(challenge_id)))
 
+    async def set_inline(self, challenge: Challenge, inline_message_id: str) -> Challenge:
+        """Remember an inline challenge's message (the first press on it tells its id): the match's table."""
+        if challenge.inline_message_id == inline_message_id:
+            return challenge
+        updated = challenge.model_copy(update={"inline_message_id": inline_message_id})
+        await self.store.set_message(updated)
+        return updated
+
     async def set_message(self, challenge: Challenge, message_id: int) -> Challenge:
         """Remember the group message of a challenge (keeping its expiry)."""
         updated = challenge.model_copy(update={"message_id": message_id})
@@ -248,6 +256,7 @@ class Challenges:
             updated=now,
             deal=StoredDeal.of(match),
             thread_id=challenge.thread_id,
+            inline_message_id=challenge.inline_message_id,
             # Against the computer, no clock: nobody waits for the person but the computer.
             turn_timeout=0 if joiner.computer else clock,
             opener=match.deal.first,

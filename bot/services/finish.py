@@ -19,7 +19,7 @@ import asyncio
 import json
 from typing import Any
 
-from bot.models import Finish, MatchRecord, Status, Summary
+from bot.models import OUTSIDE_GROUPS, Finish, MatchRecord, Status, Summary, is_inline_chat
 from bot.scheduler import Scheduler, clock_job, season_job, tournament_job
 from bot.seasons import season_end
 from bot.services.terms import Terms
@@ -83,13 +83,21 @@ class Finisher:
         winner, loser = (f["w"][0], f["w"][1]), (f["l"][0], f["l"][1])
         match_id, ttl, finished = record.id, self.terms.counted_ttl, record.updated
         a, b = record.players
-        counted = await self.results.count_chat(
-            record.chat_id, match_id, (a.id, b.id), winner, loser,
-            game=f["g"], counts=f["c"], summary=f["s"], finished=finished, ttl=ttl, lang=record.lang,
-            score=_score(f["s"], winner[0]),
-        )  # fmt: skip
+        chats = [record.chat_id]
+        inline = is_inline_chat(record.chat_id)
+        if inline:
+            # A match begun in inline mode: its own chat's step (its players play there no longer), then the
+            # table of matches played outside groups (``/top`` in private; its series is the friends' across
+            # their inline challenges), which has no seasons. Each step is counted once, in its own slot.
+            chats.append(OUTSIDE_GROUPS)
+        for chat in chats:
+            counted = await self.results.count_chat(
+                chat, match_id, (a.id, b.id), winner, loser,
+                game=f["g"], counts=f["c"], summary=f["s"], finished=finished, ttl=ttl, lang=record.lang,
+                score=_score(f["s"], winner[0]),
+            )  # fmt: skip
         summary = counted.summary
-        if counted.season_began is not None:
+        if counted.season_began is not None and not inline:
             # The chat's first counted match of a season: its final table is due at its end (once, whichever
             # process counts; a step run again schedules nothing new).
             season = counted.season_began

@@ -82,7 +82,7 @@ class Rematches:
             raise Rejected(Rejection.NO_MATCH)
         if old.tournament is not None:  # its button is not shown; a forged press is refused here all the same
             raise Rejected(Rejection.NO_REMATCH)
-        if old.status is Status.ABANDONED or self.clock() > old.updated + self.terms.challenge_ttl:
+        if old.status is Status.ABANDONED or self._late(old):
             raise Rejected(Rejection.REMATCH_OVER)
         held = await self.store.rematch(old.chat_id, old.id)
         if held is None:
@@ -107,6 +107,16 @@ class Rematches:
         record = await self.challenges.accept(held, presser)
         return Rematch(Step.STARTED, old, challenge, record)
 
+    def offered(self, old: MatchRecord) -> bool:
+        """Whether the finished match ``old`` still offers its rematch (someone won it, not in a tournament, not
+        later than the challenges' lifetime): what ``press`` takes."""
+        return (
+            old.tournament is None and old.status is Status.FINISHED and old.winner is not None and not self._late(old)
+        )
+
+    def _late(self, old: MatchRecord) -> bool:
+        return self.clock() > old.updated + self.terms.challenge_ttl
+
     async def _open(self, old: MatchRecord, match: Match, seat: int, presser: Player) -> Challenge:
         """The rematch's challenge, opened by the presser: the other player its only opponent, the match's game,
         target, clock and topic, the player who did not open the match opening the next (the presser is its
@@ -119,5 +129,6 @@ class Rematches:
             # The match's topic, unless Telegram closed it under the match (then the General topic).
             thread_id=None if messages.general else old.thread_id,
             message_id=messages.result, rematch_of=old.id, clock=old.turn_timeout,
+            inline_message_id=old.inline_message_id,
             opener=None if old.opener is None else (0 if old.players[1 - old.opener].id == presser.id else 1),
         )  # fmt: skip

@@ -32,7 +32,7 @@ from aiogram.utils.web_app import WebAppInitData
 from aiohttp import web
 
 from bot.i18n import I18n, Translator
-from bot.models import Lang, MatchRecord, Rejection, known_lang, pick_lang
+from bot.models import MatchRecord, Rejection, pick_lang
 from bot.presenter import Presenter
 from bot.routers.common import person, rejection_text
 from bot.services import Services
@@ -109,25 +109,20 @@ class Tables:
     async def _viewer(self, request: web.Request, match_id: str | None = None) -> Viewer:
         data = self._signed(request)
         user = user_of(data)
-        tr = self.i18n[await self._user_lang(user, None)]
+        # As the private panels: the person's /lang, else Telegram's language when it is ours, else the match's.
+        own = await self.services.chats.own_lang(user.id, user.language_code)
         match_id = match_id or request.query.get("m") or _start_match(data.start_param)
         if not match_id or len(match_id) > 64 or not set(match_id) <= MATCH_ID_CHARS:
-            raise Refused(404, tr("webapp-no-match"))
+            raise Refused(404, self.i18n[own or pick_lang(None)]("webapp-no-match"))
         try:
             record, _ = await self.services.records.peek(match_id)
         except Rejected:
-            raise Refused(404, tr("webapp-no-match")) from None
+            raise Refused(404, self.i18n[own or pick_lang(None)]("webapp-no-match")) from None
         seat = record.seat_of(user.id)
-        tr = self.i18n[await self._user_lang(user, record)]
+        tr = self.i18n[own or record.lang]
         if seat is None and not await self.services.authority.belongs(record.chat_id, user.id):
             raise Refused(403, tr("webapp-not-yours"))
         return Viewer(user, record, seat, tr)
-
-    async def _user_lang(self, user: User, record: MatchRecord | None) -> Lang:
-        """As the private panels: the person's /lang, else Telegram's language when it is ours, else the match's
-        (the group's) language."""
-        own = (await self.services.chats.profile(user.id)).lang
-        return own or known_lang(user.language_code) or (record.lang if record is not None else pick_lang(None))
 
     async def state(self, viewer: Viewer) -> dict[str, Any]:
         """The match as stored now, as ``viewer`` sees it."""
@@ -136,19 +131,11 @@ class Tables:
         next_match, may_rematch = None, False
         if not record.is_active and viewer.seat is not None:
             next_match = await self._next_match(record, viewer.user.id)
-            may_rematch = next_match is None and self._rematch_open(record)
+            may_rematch = next_match is None and self.services.rematches.offered(record)
         return viewer_state(
             viewer.tr, record, match, viewer.seat, summary=messages.summary, now=self.clock(),
             next_match=next_match, may_rematch=may_rematch,
         )  # fmt: skip
-
-    def _rematch_open(self, record: MatchRecord) -> bool:
-        terms = self.services.terms
-        return (
-            record.tournament is None
-            and record.winner is not None
-            and self.clock() <= record.updated + terms.challenge_ttl
-        )
 
     async def _next_match(self, record: MatchRecord, user_id: int) -> str | None:
         """The match the player plays now in the finished match's chat against the same opponent (its rematch)."""

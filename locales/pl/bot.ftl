@@ -273,6 +273,7 @@ help-text = <b>Domino: Bingo i 42</b>
     1. Dodaj bota do grupy.
     2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
     3. Rywal naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
+    🤝 Bez grupy: na dowolnym czacie ze znajomym wpisz @ i nazwę bota, wybierz grę — wyzwanie pojawi się na czacie, znajomy naciska „Przyjmij wyzwanie”, a ta wiadomość stanie się stołem. Sezony, tabela grupy i turnieje są tylko w grupach; takie mecze mają własny ranking (/top na prywatnym czacie).
     Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny. W meczu z komputerem przycisk 💡 podpowiada ruch.
     Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu. Na prywatny czat przychodzi 🔎 analiza meczu: twoje najkosztowniejsze błędy i dokładność. /replay — powtórki twoich meczów ruch po ruchu, z odkrytymi kamieniami.
     🔒 Rozkłady są uczciwe: /seed &lt;słowa&gt; na prywatnym czacie z botem ustawia twoje ziarno rozkładów (bot je pokaże; zmienisz je w każdej chwili, bez niego ziarno jest losowe).

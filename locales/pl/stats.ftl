@@ -4,6 +4,7 @@ game-bingo = Bingo
 game-42 = 42
 top-title = 🏆 <b>Ranking czatu wszech czasów</b>
 top-title-all = 🏆 <b>Ranking wszystkich czatów</b>
+top-title-outside = 🤝 <b>Ranking meczów poza grupami</b> (wyzwania przez @bota na dowolnym czacie)
 top-row = { $rank }. { $name } — <b>{ $rating }</b> · wygrane { $won }, przegrane { $lost }, mecze { $played }
 top-empty = Nie rozegrano jeszcze żadnego meczu.
 top-you-unranked = Nie ma cię jeszcze w rankingu — zagraj mecz: /play

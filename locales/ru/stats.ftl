@@ -4,6 +4,7 @@ game-bingo = Бинго
 game-42 = 42
 top-title = 🏆 <b>Рейтинг чата за всё время</b>
 top-title-all = 🏆 <b>Рейтинг по всем чатам</b>
+top-title-outside = 🤝 <b>Рейтинг матчей вне групп</b> (вызовы через @бота в любом чате)
 top-row = { $rank }. { $name } — <b>{ $rating }</b> · побед { $won }, поражений { $lost }, матчей { $played }
 top-empty = Пока нет сыгранных матчей.
 top-you-unranked = Тебя пока нет в рейтинге — сыграй матч: /play

@@ -1,0 +1,80 @@
+"""Inline mode: ``@bot`` typed in any chat offers a challenge for each game; the one posted there (via the bot,
+which is not in that chat) is accepted by a press on it, and becomes the match's table (``bot.delivery``).
+
+Each result is a challenge of its own, in a chat id of its own (``bot.models.new_inline_chat``): opened at the
+query (its key committed in its text before anyone can accept, as a group's), kept for the challenges' lifetime.
+A press on its message tells the bot the message's ``inline_message_id`` (``Challenges.set_inline``); the
+accept is a group's accept (``bot.routers.game.join_here``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import Router
+from aiogram.types import InlineQuery, InlineQueryResultArticle, InputTextMessageContent
+from aiogram.types.inline_query_result_union import InlineQueryResultUnion
+
+from bot import keyboards, render
+from bot.i18n import I18n
+from bot.models import new_inline_chat
+from bot.routers.common import person, preset_words
+from bot.services.challenges import Challenges
+from bot.services.chats import Chats
+from bot.services.errors import Rejected
+from bot.texts import game_name
+from engine.rules import find_preset
+
+CACHE_TIME = 10
+"""Seconds Telegram may show the same results again (each is an open challenge: far less than its lifetime)."""
+BINGO = "bingo"
+
+
+def wanted(query: str, i18n: I18n, bingo: str) -> list[str]:
+    """The presets a query asks for: every game (Bingo as ``bingo``, the user's preset) when it names none,
+    else the games its words name (the words ``/play`` takes)."""
+    words = preset_words(i18n)
+    named = []
+    for word in query.lower().replace(",", " ").split():
+        preset = words.get(word)
+        if preset is not None and preset not in named:
+            named.append(preset)
+    if not named:
+        return [bingo, "42"]
+    return named[:5]
+
+
+async def challenges_offered(
+    query: InlineQuery, challenges: Challenges, chats: Chats, i18n: I18n, log_ctx: dict[str, Any]
+) -> None:
+    """Answer ``@bot [words]``: a challenge for each game asked for, in the user's language."""
+    user = query.from_user
+    creator = await person(user, chats)
+    lang = creator.lang or "ru"
+    tr = i18n[lang]
+    settings = await chats.settings(user.id)
+    bingo = settings.preset if find_preset(settings.preset).game == BINGO else BINGO
+    results: list[InlineQueryResultUnion] = []
+    for preset in wanted(query.query, i18n, bingo):
+        try:
+            challenge = await challenges.open(new_inline_chat(), creator, preset, lang)
+        except Rejected:
+            continue
+        text = render.challenge_text(tr, challenge, inline=True)
+        results.append(
+            InlineQueryResultArticle(
+                id=challenge.id,
+                title=tr("inline-title", game=game_name(tr, preset)),
+                description=tr("inline-description", target=challenge.target),
+                input_message_content=InputTextMessageContent(message_text=text, parse_mode="HTML"),
+                reply_markup=keyboards.inline_challenge_keyboard(tr, challenge),
+            )
+        )
+    log_ctx["action"] = "inline"
+    await query.answer(results, cache_time=CACHE_TIME, is_personal=True)
+
+
+def build() -> Router:
+    router = Router(name="inline")
+    router.inline_query.register(challenges_offered)
+    return router
