@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import io
 import logging
 from dataclasses import dataclass
 
@@ -41,7 +40,7 @@ from bot.pictures.painter import Painter
 from bot.presenter import Presenter
 from bot.responses import keep_response_models
 from bot.routers import build_router
-from bot.runtime import tune_collector
+from bot.runtime import tune_collector, where_it_waits
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services import Services
 from bot.services.reviews import NoReviews, Reviewer
@@ -161,14 +160,18 @@ class App:
             await self.delivery.idle()
             await self.outbox.drain()
 
-        try:
-            await asyncio.wait_for(both(), timeout)
-        except TimeoutError:
-            out = io.StringIO()
-            for name, task in {**self.delivery.busy(), **self.outbox.busy()}.items():
-                out.write(f"--- {name}\n")
-                task.print_stack(limit=12, file=out)
-            raise AssertionError(f"not settled after {timeout:.0f} s; still at work:\n{out.getvalue()}") from None
+        waiting = asyncio.ensure_future(both())
+        if not (await asyncio.wait({waiting}, timeout=timeout))[0]:
+            at_work = self.at_work()  # before the waiter goes (the tasks it waits for go on)
+            waiting.cancel()
+            raise AssertionError(f"not settled after {timeout:.0f} s; still at work:\n{at_work}")
+        waiting.result()
+
+    def at_work(self) -> str:
+        """Each delivery lane, settling and edit flusher still at work, with where it waits (a deadline's
+        message)."""
+        busy = {**self.delivery.busy(), **self.outbox.busy()}
+        return "\n".join(f"--- {name}\n{where_it_waits(task)}" for name, task in busy.items()) or "nothing"
 
     async def close(self) -> None:
         """Stop the scheduler and deliveries (what is due stays in Redis), send what the outbox holds."""

@@ -365,7 +365,7 @@ class Outbox:
     async def drain(self) -> None:
         """Wait until every scheduled edit has been sent."""
         while tasks := list(self.busy().values()):
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.wait(tasks)  # not gather: a waiter given up on (a deadline) leaves the edits going
 
 
 class LimitMiddleware(BaseRequestMiddleware):

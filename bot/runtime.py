@@ -1,8 +1,12 @@
-"""How the bot's process sets Python's garbage collector once it has started."""
+"""How the bot's process sets Python's garbage collector once it has started; where a task waits."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import linecache
+from types import CoroutineType, GeneratorType
+from typing import Any
 
 GC_THRESHOLDS = (20_000, 20, 100)
 """The collector's thresholds once the bot runs (``gc.set_threshold``)."""
@@ -16,3 +20,24 @@ def tune_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def where_it_waits(task: asyncio.Task[Any], limit: int = 16) -> str:
+    """The task's chain of awaits, outermost first, one ``file:line in function`` with its source line each, to
+    the innermost coroutine it waits on (``Task.print_stack`` shows the outermost frame alone)."""
+    lines: list[str] = []
+    awaited: Any = task.get_coro()
+    while awaited is not None and len(lines) < limit:
+        if isinstance(awaited, CoroutineType):
+            frame, awaited = awaited.cr_frame, awaited.cr_await
+        elif isinstance(awaited, GeneratorType):
+            frame, awaited = awaited.gi_frame, awaited.gi_yieldfrom
+        else:  # a future, or a foreign awaitable: what the chain ends on
+            lines.append(f"  awaiting {awaited!r:.160}")
+            break
+        if frame is None:
+            break
+        code = frame.f_code
+        source = linecache.getline(code.co_filename, frame.f_lineno).strip()
+        lines.append(f"  {code.co_filename}:{frame.f_lineno} in {code.co_name}: {source}")
+    return "\n".join(lines)

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from bot.runtime import where_it_waits
 from tests.e2e.fake_telegram import FakeTelegram
 
 pytest_plugins = ["tests.timings"]
@@ -44,8 +45,7 @@ def _print_tasks(loop: asyncio.AbstractEventLoop, nodeid: str) -> None:
     out = io.StringIO()
     out.write(f"\n=== {nodeid}: still running after {STUCK_AFTER:.0f} s; its asyncio tasks:\n")
     for task in asyncio.all_tasks(loop):
-        out.write(f"--- {task.get_name()}: {task.get_coro()!r:.200}\n")
-        task.print_stack(limit=20, file=out)
+        out.write(f"--- {task.get_name()}\n{where_it_waits(task)}\n")
     sys.stderr.write(out.getvalue())
     sys.stderr.flush()
 

@@ -15,8 +15,12 @@ import asyncio
 import threading
 
 
-async def test_awaits_forever() -> None:
+async def deeper() -> None:
     await asyncio.Event().wait()  # awaited forever
+
+
+async def test_awaits_forever() -> None:
+    await deeper()  # the test awaits a helper
 
 
 def test_blocks() -> None:
@@ -50,4 +54,7 @@ def test_a_hanging_test_prints_its_stacks_and_fails(tmp_path: Path) -> None:
     # The awaiting one: its threads, and its task's stack with the await it never gets past.
     assert "test_hanging.py::test_awaits_forever: still running after 1 s; its threads:" in out, out
     assert "test_hanging.py::test_awaits_forever: still running after 1 s; its asyncio tasks:" in out, out
-    assert "await asyncio.Event().wait()  # awaited forever" in out, out
+    # The whole chain of awaits, from the test's coroutine to the innermost one (Task.print_stack shows only the
+    # outermost).
+    chain = out[out.index("its asyncio tasks:") :]
+    assert chain.index("await deeper()  # the test awaits a helper") < chain.index("# awaited forever"), out

@@ -255,7 +255,7 @@ class Delivery:
     async def idle(self) -> None:
         """Wait until no lane has work and no match is being settled (tests)."""
         while tasks := list(self.busy().values()):
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.wait(tasks)  # not gather: a waiter given up on (a deadline) leaves the lanes running
 
     # -- one lane ----------------------------------------------------------------------
 

@@ -23,13 +23,15 @@ from tests.redis_server import redis_url
 GROUP_WINDOW = 2.0
 GROUP_BUDGET = 20
 COMMAND_LIMIT = 1000
+"""One member's commands answered per minute: out of the way of tests that send many (test_names sends seven in a
+row); the flood tests set the real five (test_limits, test_real_limits)."""
 PICTURES = False
 """The match card and the rating chart are drawn, and the post-mortem made, only where a test asks for them
 (``pictures=True``, ``postmortems=True``): a card is a quarter of a second of CPU in the drawing worker, a match's
 review a second or two in the review worker; the 130 cards and 350 deal reviews of a run made a quarter of the
 suite's CPU."""
-"""One member's commands answered per minute: out of the way of tests that send many (test_names sends seven in a
-row); the flood tests set the real five (test_limits, test_real_limits)."""
+CLOSE_WITHIN = 60.0
+"""Real seconds the bot has to close at a test's end (its deliveries stop, its outbox drains, its workers end)."""
 
 
 @pytest.fixture
@@ -71,7 +73,10 @@ async def running_bot(
         fake.wake()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(polling, 5)
-        await app.close()
+        try:
+            await asyncio.wait_for(app.close(), CLOSE_WITHIN)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not close in {CLOSE_WITHIN:.0f} s; at work:\n{app.at_work()}") from None
         await app.bot.session.close()
         await redis.aclose()
 

@@ -42,3 +42,29 @@ class TestIdle:
             go.set()
             await idle
             assert record.id not in await outside.stores.matches.screens_due()
+
+    async def test_settled_names_what_is_still_at_work(
+        self, fake: FakeTelegram, prefix: str, outside: Services
+    ) -> None:
+        """A settle that never ends: ``App.settled`` fails at its deadline (it waited forever before), naming the
+        settling task and the line it waits on."""
+        fake.started.update({ANN.id, BOB.id})
+        async with running_bot(fake, prefix) as app:
+            go = asyncio.Event()
+            settle = app.services.stores.matches.settle
+
+            async def never_settles(*args: Any, **kwargs: Any) -> bool:
+                await go.wait()
+                return await settle(*args, **kwargs)
+
+            app.services.stores.matches.settle = never_settles  # type: ignore[method-assign]
+            challenge = await outside.challenges.open(GROUP, Player(id=ANN.id, name="Ann"), "bingo", "ru")
+            record = await outside.challenges.accept(challenge.id, Player(id=BOB.id, name="Bob"))
+            app.delivery.kick(record.id)
+            await fake.wait_for(lambda: not app.delivery._jobs, what="the lanes to be done")
+            with pytest.raises(AssertionError) as failed:
+                await app.settled(timeout=0.5)
+            assert "not settled after 0 s" in str(failed.value)
+            assert "--- settling" in str(failed.value) and "await go.wait()" in str(failed.value)
+            go.set()
+            await app.settled()
