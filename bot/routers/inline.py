@@ -3,8 +3,10 @@ which is not in that chat) is accepted by a press on it, and becomes the match's
 
 Each result is a challenge of its own, in a chat id of its own (``bot.models.new_inline_chat``): opened at the
 query (its key committed in its text before anyone can accept, as a group's), kept for the challenges' lifetime.
-A press on its message tells the bot the message's ``inline_message_id`` (``Challenges.set_inline``); the
-accept is a group's accept (``bot.routers.game.join_here``).
+The message's ``inline_message_id`` comes with the chosen result (``chosen_inline_result``, sent when inline
+feedback is on: @BotFather's ``/setinlinefeedback``), else with the first press on it (``Challenges.set_inline``):
+with it the bot can say in the message that the challenge expired or was withdrawn. The accept is a group's
+accept (``bot.routers.game.join_here``).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import Router
-from aiogram.types import InlineQuery, InlineQueryResultArticle, InputTextMessageContent
+from aiogram.types import ChosenInlineResult, InlineQuery, InlineQueryResultArticle, InputTextMessageContent
 from aiogram.types.inline_query_result_union import InlineQueryResultUnion
 
 from bot import keyboards, render
 from bot.i18n import I18n
-from bot.models import new_inline_chat
+from bot.models import is_inline_chat, new_inline_chat
 from bot.routers.common import person, preset_words
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
@@ -74,7 +76,25 @@ async def challenges_offered(
     await query.answer(results, cache_time=CACHE_TIME, is_personal=True)
 
 
+async def challenge_posted(result: ChosenInlineResult, challenges: Challenges, log_ctx: dict[str, Any]) -> None:
+    """The creator posted one of the challenges offered: its message's id is kept (the first one posted: a result
+    Telegram shows again from its cache may be posted twice; an accept makes the message pressed the table)."""
+    log_ctx["action"] = "inline_posted"
+    challenge = await challenges.challenge(result.result_id)
+    if (
+        result.inline_message_id is None
+        or challenge is None
+        or not is_inline_chat(challenge.chat_id)
+        or challenge.creator.id != result.from_user.id
+        or challenge.inline_message_id is not None
+    ):
+        log_ctx["result"] = "ignored"
+        return
+    await challenges.set_inline(challenge, result.inline_message_id)
+
+
 def build() -> Router:
     router = Router(name="inline")
     router.inline_query.register(challenges_offered)
+    router.chosen_inline_result.register(challenge_posted)
     return router

@@ -160,7 +160,9 @@ class Services:
             challenges=challenges,
             results=Results(stores.results, clock=clock.time),
             seats=seats,
-            rematches=Rematches(challenges, stores.challenges, stores.matches, records, terms, clock=clock.time),
+            rematches=Rematches(
+                challenges, stores.challenges, stores.matches, records, terms, clock=clock.time, announce=moves.announce
+            ),
             tournaments=Tournaments(
                 book, stores.tournaments, chats, stores.results, scheduler, terms, authority, clock=clock.time
             ),

@@ -18,7 +18,7 @@ tournament's match has none.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.models import Challenge, MatchRecord, Player, Rejection, Status
@@ -63,6 +63,7 @@ class Rematches:
         terms: Terms,
         *,
         clock: Callable[[], float],
+        announce: Callable[[str, int], Awaitable[None]] | None = None,
     ) -> None:
         self.challenges = challenges
         self.store = store
@@ -70,10 +71,19 @@ class Rematches:
         self.records = records
         self.terms = terms
         self.clock = clock
+        self.announce = announce
+        """Tells the finished match's open Mini App pages (``Moves.announce``) that its rematch was asked for or
+        begun, from whichever button: the page's own, the group's, the inline message's."""
 
     async def press(self, match_id: str, presser: Player) -> Rematch:
         """A player of the finished match ``match_id`` pressed its rematch button (``presser``: as they are now,
         their name and language)."""
+        done = await self._press(match_id, presser)
+        if done.step is not Step.WAITING and self.announce is not None:
+            await self.announce(done.old.id, -1)
+        return done
+
+    async def _press(self, match_id: str, presser: Player) -> Rematch:
         old, match = await self.records.peek(match_id)
         seat = old.seat_of(presser.id)
         if seat is None:

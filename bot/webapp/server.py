@@ -237,7 +237,6 @@ class Tables:
         elif done.step is Step.STARTED:
             assert done.record is not None
             await self.presenter.rematch_started(done.old, done.record)
-        await services.moves.announce(done.old.id, -1)
         toast = {Step.ASKED: "toast-rematch-asked", Step.WAITING: "toast-rematch-waiting"}.get(done.step)
         return _json({
             "ok": True, "toast": tr(toast) if toast else None, "next": done.record.id if done.record else None,

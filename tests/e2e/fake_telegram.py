@@ -164,6 +164,8 @@ BUTTON_KINDS = {
     "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay",
 }  # fmt: skip
 """The fields of an inline keyboard button of which exactly one is set."""
+UNASKED = ("chat_member", "message_reaction", "message_reaction_count")
+"""Update types Telegram sends only to a bot that lists them in ``allowed_updates``."""
 TEXT_BUTTONS = "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageReplyMarkup")
 """The calls that put something in a chat (Telegram's limits count them)."""
@@ -257,6 +259,7 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}
         """Groups that became supergroups (old id -> new id): sends to the old id answer 400 with the new one."""
         self.kicked: set[int] = set()
+        """Groups that removed the bot: 403 to anything sent there."""
         self.absent: set[int] = set()
         """Chats the bot is not in (a chat between two people where they post an inline result): anything sent
         there answers 403, as Telegram does."""
@@ -265,7 +268,15 @@ class FakeTelegram:
         self.inline_messages: dict[str, Sent] = {}
         """Messages posted "via @bot" from an inline result, by their ``inline_message_id``."""
         self._inline_ids = itertools.count(1)
-        """Groups that removed the bot: 403 to anything sent there."""
+        self.inline_queries: dict[str, str] = {}
+        """Each inline query's text, by its id."""
+        self.inline_feedback = True
+        """@BotFather's ``/setinlinefeedback``: a chosen inline result comes as a ``chosen_inline_result`` update
+        (to a bot that asks for them in ``allowed_updates``)."""
+        self.allowed_updates: list[str] | None = None
+        """The update types the bot last asked for (``getUpdates`` or ``setWebhook``; Telegram keeps the last
+        list): updates of other types never reach it. None: Telegram's default (all but ``chat_member`` and the
+        reactions)."""
         self.no_photos: set[int] = set()
         """Groups where members may not send pictures: ``sendPhoto`` answers 400 there."""
         self.forums: dict[int, Forum] = {}
@@ -410,6 +421,7 @@ class FakeTelegram:
         and never comes again (a new process polling without an offset gets only the unconfirmed ones),
         except one handed to ``deliver_again``."""
         self.polls += 1
+        self._ask_for(p.get("allowed_updates"))
         offset = int(p.get("offset", 0) or 0)
         timeout = float(p.get("timeout", 0) or 0)
         if offset:
@@ -425,7 +437,21 @@ class FakeTelegram:
 
     def _pending(self, offset: int) -> list[dict[str, Any]]:
         start = max(offset, self.delivered + 1)
-        return [u for u in self.updates if u["update_id"] >= start]
+        return [u for u in self.updates if u["update_id"] >= start and self._wanted(u)]
+
+    def _ask_for(self, allowed: Any) -> None:
+        """``allowed_updates`` of a call, kept as Telegram keeps it (absent: the last list stays; empty: all)."""
+        if isinstance(allowed, str):
+            allowed = json.loads(allowed)
+        if allowed is not None:
+            self.allowed_updates = list(allowed) or None
+
+    def _wanted(self, update: dict[str, Any]) -> bool:
+        """Whether Telegram hands the update to the bot (its type is one it asked for)."""
+        kind = next(k for k in update if k != "update_id")
+        if self.allowed_updates is None:
+            return kind not in UNASKED
+        return kind in self.allowed_updates
 
     # -- Bot API methods ---------------------------------------------------------
 
@@ -448,8 +474,9 @@ class FakeTelegram:
             "secret_token": p.get("secret_token"),
             "allowed_updates": p.get("allowed_updates"),
         }
+        self._ask_for(p.get("allowed_updates"))
         for update in self.updates:
-            if update["update_id"] not in self._hooked:
+            if update["update_id"] not in self._hooked and self._wanted(update):
                 self._post_later(update)
         return self._ok(True)
 
@@ -816,7 +843,7 @@ class FakeTelegram:
         update["update_id"] = update_id
         self.updates.append(update)
         self._new_update.set()
-        if self.webhook is not None:
+        if self.webhook is not None and self._wanted(update):
             self._post_later(update)
         return update_id
 
@@ -992,6 +1019,7 @@ class FakeTelegram:
         self.users[user.id] = user
         query_id = f"iq{next(self._callback_ids)}"
         inline = {"id": query_id, "from": user.as_dict(), "query": query, "offset": "", "chat_type": chat_type}
+        self.inline_queries[query_id] = query
         self._push({"inline_query": inline})
         return query_id
 
@@ -1017,6 +1045,11 @@ class FakeTelegram:
         sent.markups.append(sent.reply_markup)
         self.inline_messages[inline_id] = sent
         self._changed(chat_id)
+        if self.inline_feedback:
+            chosen = {"result_id": result_id, "from": user.as_dict(), "query": self.inline_queries.get(query_id, "")}
+            if result.get("reply_markup"):  # Telegram: only a message with an inline keyboard can be edited
+                chosen["inline_message_id"] = inline_id
+            self._push({"chosen_inline_result": chosen})
         return inline_id, sent
 
     def press_inline(self, user: FakeUser, inline_id: str, callback_data: str) -> str:

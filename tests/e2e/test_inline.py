@@ -4,6 +4,7 @@ the hands come in each one's private chat with the bot; nothing is ever sent to 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -137,6 +138,38 @@ async def accepted(fake: FakeTelegram, joiner: FakeUser, inline_id: str, data: s
     message = fake.inline_messages[inline_id]
     await fake.wait_for(lambda: panel_of(fake, ANNA) and panel_of(fake, BARTEK), what="both panels")
     await fake.wait_for(lambda: TURN in message.text, what="the inline message to become the table")
+
+
+@pytest.mark.parametrize("feedback", [True, False], ids=["with-feedback", "without"])
+async def test_a_challenge_nobody_accepts(fake: FakeTelegram, prefix: str, cleanup_redis: None, feedback: bool) -> None:
+    """With inline feedback on (``chosen_inline_result``) the bot knows the posted message at once: at expiry it
+    says so there, in the creator's language, its buttons gone. Without it the message keeps its buttons (the bot
+    cannot know it); a press then says the challenge is gone. Either way nothing is sent to the friends' chat."""
+    fake.inline_feedback = feedback
+    async with running_bot(fake, prefix, challenge_ttl=2) as app:
+        fake.absent.add(FRIENDS)
+        for user in (ANNA, BARTEK):
+            await start_bot(fake, user)
+        tr = app.presenter.i18n["pl"]
+        inline_id, data = await posted_challenge(fake, BARTEK)
+        message = fake.inline_messages[inline_id]
+        expired = tr("challenge-expired", creator="Bartek")
+        if feedback:
+            await fake.wait_for(lambda: message.text == expired, timeout=10, what="the expiry in the inline message")
+            assert message.buttons() == []
+        else:
+            # Once the bot has let it go (past its 2 s), the message is as it was posted.
+            challenge_id = data.split(":")[1]
+            for _ in range(200):
+                if await app.services.challenges.challenge(challenge_id) is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert await app.services.challenges.challenge(challenge_id) is None, "not expired within 10 s"
+            assert message.buttons() and message.text != expired
+        answer = await fake.wait_answer(fake.press_inline(ANNA, inline_id, data))
+        assert answer["text"] == app.presenter.i18n["ru"]("toast-challenge-gone")
+        assert panel_of(fake, ANNA) is None
+        assert fake.calls_to(FRIENDS, ("sendMessage", "sendPhoto", "editMessageText")) == []
 
 
 async def test_a_429_storm_then_the_message_deleted(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import asyncio
+import random
+from collections.abc import Awaitable, Callable
 
 from bot.services import Services
 from bot.storage.keys import Keys
 from bot.storage.live import LiveStore
 from bot.webapp.live import Hub
 from tests.backends import Backend
+from tests.bot.helpers import ALA, BOB, CHAT, play_random
 
 DEADLINE = 20.0
 """Seconds a publication may take to arrive on a loaded machine (it takes a millisecond)."""
@@ -22,27 +25,44 @@ async def until_set(event: asyncio.Event, what: str) -> None:
         raise AssertionError(f"{what}: not within {DEADLINE:.0f} s") from None
 
 
+async def first_publication(live: LiveStore, act: Callable[[], Awaitable[object]]) -> tuple[str, str] | None:
+    """Subscribe to every match's channel, ``act`` once subscribed, and return the first publication seen then
+    (match, version), or None after ``DEADLINE``."""
+    pubsub = live.subscriber()
+    try:
+        await pubsub.psubscribe(live.pattern())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+        acted = False
+        while loop.time() < deadline:
+            message = await pubsub.get_message(timeout=1.0)
+            if message is not None and message["type"] == "psubscribe" and not acted:
+                await act()
+                acted = True
+            elif message is not None and message["type"] == "pmessage":
+                data = message["data"]
+                return live.match_of(message["channel"]), data.decode() if isinstance(data, bytes) else data
+        return None
+    finally:
+        await pubsub.aclose()
+
+
 class TestLive:
     async def test_a_publication_reaches_a_subscriber(self, services: Services) -> None:
         live = services.stores.live
-        pubsub = live.subscriber()
-        try:
-            await pubsub.psubscribe(live.pattern())
-            seen: list[tuple[str, str]] = []
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + DEADLINE
-            published = False
-            while not seen and loop.time() < deadline:
-                message = await pubsub.get_message(timeout=1.0)
-                if message is not None and message["type"] == "psubscribe" and not published:
-                    await live.publish("m1", 7)
-                    published = True
-                elif message is not None and message["type"] == "pmessage":
-                    data = message["data"]
-                    seen.append((live.match_of(message["channel"]), data.decode() if isinstance(data, bytes) else data))
-            assert seen == [("m1", "7")]
-        finally:
-            await pubsub.aclose()
+        assert await first_publication(live, lambda: live.publish("m1", 7)) == ("m1", "7")
+
+    async def test_a_rematch_asked_from_any_button_is_announced(self, backend: Backend) -> None:
+        """The 🔁 of a finished match (pressed on Telegram's button as on the page: ``Rematches.press``) tells the
+        match's open pages, which then offer to join or go to the rematch."""
+        services = backend.services(live=True)
+        challenge = await services.challenges.open(CHAT, ALA, "bingo", "ru", target=1)
+        record = await services.challenges.accept(challenge.id, BOB)
+        await play_random(services, record, record.match(), random.Random(1))
+        seen = await first_publication(services.stores.live, lambda: services.rematches.press(record.id, ALA))
+        assert seen == (record.id, "-1")
+        seen = await first_publication(services.stores.live, lambda: services.rematches.press(record.id, BOB))
+        assert seen == (record.id, "-1")
 
     async def test_the_hub_wakes_the_streams_of_one_match(self, services: Services, backend: Backend) -> None:
         """Streams of m1 wake on m1's publication; m2's do not, nor anything published under another prefix."""
