@@ -10,7 +10,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render
 from bot.callbacks import ClaimWinCb
-from bot.models import Challenge, MatchRecord
+from bot.models import Challenge, MatchRecord, new_inline_chat
 from tests.backends import Backend
 from tests.bot.helpers import ALA, BOB, CHAT, start_match
 from tests.bot.test_delivery import TR, World, bad_request, forbidden, shown_match, world_on
@@ -120,6 +120,15 @@ class TestClock:
         await world.services.chats.set_group_gone(CHAT, True)
         await world.presenter.remind(record, 0, 300)
         assert [c.chat for c in world.outbox.calls] == [ALA.id]
+
+    async def test_remind_outside_groups(self, world: World) -> None:
+        """A match begun in inline mode: the bot is not in the friends' chat, so the reminder goes in private
+        only (nothing is sent to, nor edited in, any chat but the player's)."""
+        record, _ = await start_match(world.services, chat_id=new_inline_chat())
+        record = record.model_copy(update={"inline_message_id": "AgAAA42"})
+        await world.presenter.remind(record, 1, 300)
+        private, _ = render.reminder_texts(TR, record, 1, 300)
+        assert [(c.kind, c.chat, c.text) for c in world.outbox.calls] == [("send", BOB.id, private)]
 
     async def test_remind_player_blocked(self, world: World) -> None:
         """A player who blocked the bot: their 403 is no error, and the group is still told."""
