@@ -140,6 +140,7 @@ async def accepted(fake: FakeTelegram, joiner: FakeUser, inline_id: str, data: s
     await fake.wait_for(lambda: TURN in message.text, what="the inline message to become the table")
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("feedback", [True, False], ids=["with-feedback", "without"])
 async def test_a_challenge_nobody_accepts(fake: FakeTelegram, prefix: str, cleanup_redis: None, feedback: bool) -> None:
     """With inline feedback on (``chosen_inline_result``) the bot knows the posted message at once: at expiry it
@@ -172,6 +173,7 @@ async def test_a_challenge_nobody_accepts(fake: FakeTelegram, prefix: str, clean
         assert fake.calls_to(FRIENDS, ("sendMessage", "sendPhoto", "editMessageText")) == []
 
 
+@pytest.mark.cluster
 async def test_a_429_storm_then_the_message_deleted(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
     """Telegram answers 429 to the table's edits for a while: they are waited out and the table catches up with
     the match. Then the friends delete it (``MESSAGE_ID_INVALID`` to an edit): the match goes on in private and
