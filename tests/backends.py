@@ -29,10 +29,12 @@ class Backend:
         self._server = fakeredis.FakeServer() if kind == "fake" else None
         self._clients: list[Redis] = []
 
-    def client(self) -> Redis:
-        """A new client of this Redis, with its own connections."""
+    def client(self, timeout: float = 5.0) -> Redis:
+        """A new client of this Redis, with its own connections (a command's ``timeout``, real Redis)."""
         client: Redis = (
-            create_redis(redis_url()) if self._server is None else fakeredis.FakeAsyncRedis(server=self._server)
+            create_redis(redis_url(), timeout=timeout)
+            if self._server is None
+            else fakeredis.FakeAsyncRedis(server=self._server)
         )
         self._clients.append(client)
         return client
