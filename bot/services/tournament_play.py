@@ -155,11 +155,14 @@ class TournamentPlay:
             if p.match is None or p.done:
                 continue
             data = await self.matches.record(p.match)
+            kept = await self.store.accepted(t.chat_id, _accepted_name(t, p))
+            if kept is not None:
+                # A started match whose steps a process did not finish (killed after its record, before its
+                # screens were marked due: nobody would ever see it): they are carried through, each harmless again.
+                await self._created(t, p, MatchRecord.model_validate_json(kept))
+                data = await self.matches.record(p.match)
             if data is None:
-                kept = await self.store.accepted(t.chat_id, _accepted_name(t, p))
-                if kept is not None:
-                    await self._created(t, p, MatchRecord.model_validate_json(kept))
-                elif await self.matches.record(p.match) is None:
+                if await self.matches.record(p.match) is None:
                     # Created (its copy is dropped only after) and gone since: it can never count now.
                     log.warning("tournament %s: match %s is gone without its result", t.id, p.match)
                     bracket.record_result(t, p, None, (0, 0))

@@ -183,6 +183,24 @@ class TestResultsAtTheFinish:
         assert p is not None and p.done and p.winner == t.entrant_of(record.players[1].id)
         assert await services.stores.tournaments.accepted(CHAT, f"{tid}.{p.n}") is None, "the start's copy went"
 
+    async def test_a_start_cut_after_the_record_is_carried_through(self, services: Services) -> None:
+        """A process killed after the match's record was written but before its screens were marked due (the
+        start's copy is still kept): nobody would ever get a panel. The next look carries the steps through."""
+        tid = await running(services)
+        [record] = (await services.tournament_play.progress(tid)).started
+        t = await tournament(services, tid)
+        p = t.pairing_of(record.id)
+        assert p is not None
+        keys, redis = services.stores.keys, services.stores.redis
+        await redis.set(keys.accepted(CHAT, f"{tid}.{p.n}"), record.model_dump_json())
+        await redis.zrem(keys.screens_due(), record.id)
+        assert record.id not in await services.stores.matches.screens_due()
+        await services.tournament_play.progress(tid)
+        assert record.id in await services.stores.matches.screens_due()
+        assert await services.stores.tournaments.accepted(CHAT, f"{tid}.{p.n}") is None
+        stored, _ = await services.records.get(record.id)
+        assert stored.is_active and stored.version == record.version
+
     async def test_an_expired_record_is_not_counted_twice(self, services: Services) -> None:
         """The record of a finished match expires (``finished_ttl``) before the job looks: nothing is created again
         from the pairing's start, nothing counts twice."""
