@@ -17,7 +17,7 @@ import pytest
 from bot.runtime import where_it_waits
 from tests.e2e.fake_telegram import FakeTelegram
 
-pytest_plugins = ["tests.timings"]
+pytest_plugins = ["tests.timings", "tests.schedule"]
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ beside the main suite, or simply an outgoing connection, whose local port the ke
 ephemeral range (32768-60999 here). With some fifty processes and thousands of connections a run, that is a
 rare "address already in use" in some test, never the same one.
 
-So each test process draws from a block of its own below the ephemeral range: xdist worker ``gwN`` from block
-N, the Cluster step (``TEST_REDIS=cluster``) from its own, a run without xdist from another. Inside a block
+So each test process draws from a block of its own below the ephemeral range: xdist worker ``gwN`` of the main
+suite from block N, of the Cluster step (``TEST_REDIS=cluster``) from block 8 + N, the Cluster step in one
+process from its own, a run without xdist from another. Inside a block
 the ports are handed out in turn and each is checked to bind (one a killed server still holds is skipped).
-A Cluster node's bus port (its port + 10000) falls in 28000-28499, which no block uses.
+A Cluster node's bus port (its port + 10000) falls in 24000-28499, which no block uses.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import socket
 FIRST = 10000
 BLOCK = 500
 WORKER_BLOCKS = 16
-"""xdist workers gw0..gw15; blocks 10000-17999."""
+"""Blocks 10000-17999: the main suite's xdist workers gw0..gw7 take the first eight, the Cluster step's workers
+(``TEST_REDIS=cluster``, run beside it) the last eight."""
+CLUSTER_WORKERS = WORKER_BLOCKS // 2
 CLUSTER_BLOCK = WORKER_BLOCKS
 SOLO_BLOCK = WORKER_BLOCKS + 1
 BUS_OFFSET = 10000
@@ -32,9 +35,10 @@ BUS_OFFSET = 10000
 def block() -> int:
     """This process's block: its xdist worker's number, or the Cluster step's, or the one of a plain run."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if worker.startswith("gw") and worker[2:].isdigit() and int(worker[2:]) < WORKER_BLOCKS:
-        return int(worker[2:])
-    if os.environ.get("TEST_REDIS") == "cluster":
+    cluster = os.environ.get("TEST_REDIS") == "cluster"
+    if worker.startswith("gw") and worker[2:].isdigit() and int(worker[2:]) < CLUSTER_WORKERS:
+        return int(worker[2:]) + (CLUSTER_WORKERS if cluster else 0)
+    if cluster:
         return CLUSTER_BLOCK
     return SOLO_BLOCK
 

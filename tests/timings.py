@@ -2,6 +2,7 @@
 
     TEST_TIMES=/tmp/times.jsonl python3 dev.py test          # one JSON line a test, from every worker
     .venv/bin/python -m tests.timings /tmp/times.jsonl [N]   # the N slowest (15), and the totals
+    .venv/bin/python -m tests.timings /tmp/times.jsonl --durations   # rewrite tests/durations.json
 
 The CPU time is the test process's own (every thread) plus its children's that ended during the test (the bot
 processes a test starts and stops, the drawing and review workers a bot stops with it); a child still running
@@ -53,16 +54,17 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     line = {
         "test": item.nodeid, "wall": round(time.perf_counter() - wall, 3), "cpu": round(_cpu() - cpu, 3),
         "start": round(start, 3), "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
-        "failed": item.stash.get(FAILED, None),
+        "failed": item.stash.get(FAILED, None), "cluster": os.environ.get("TEST_REDIS") == "cluster",
     }  # fmt: skip
     with Path(TIMES).open("a", encoding="utf-8") as out:
         out.write(json.dumps(line) + "\n")
 
 
 def _where(row: dict[str, Any]) -> str:
-    """The run a line came from: an xdist worker of the main suite, or a run in one process (CI's Cluster step)."""
+    """The run a line came from: an xdist worker of the main suite or of CI's Cluster step, or one process."""
     worker = str(row.get("worker", "main"))
-    return "one process" if worker == "main" else f"xdist {worker}"
+    where = "one process" if worker == "main" else f"xdist {worker}"
+    return f"Cluster step, {where}" if row.get("cluster") else where
 
 
 def report(path: str, most: int = 15) -> str:
@@ -76,5 +78,27 @@ def report(path: str, most: int = 15) -> str:
     return "\n".join(lines)
 
 
+LONG_ENOUGH = 0.3
+"""Seconds from which a test's time goes into tests/durations.json: the order of shorter ones hardly matters."""
+
+
+def durations(path: str) -> dict[str, float]:
+    """Each test's wall time in the main suite's workers (the Cluster step's are left out), for
+    tests/schedule.py: those of ``LONG_ENOUGH`` seconds or more, by test id."""
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    times: dict[str, float] = {}
+    for row in rows:
+        if row.get("worker", "main") != "main" and not row.get("cluster") and row["wall"] >= LONG_ENOUGH:
+            test = str(row["test"]).split("@")[0]
+            times[test] = max(times.get(test, 0.0), round(row["wall"], 1))
+    return dict(sorted(times.items(), key=lambda kv: -kv[1]))
+
+
 if __name__ == "__main__":
-    print(report(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 15))
+    if sys.argv[2:] == ["--durations"]:
+        from tests.schedule import DURATIONS
+
+        DURATIONS.write_text(json.dumps(durations(sys.argv[1]), indent=0) + "\n", encoding="utf-8")
+        print(f"{DURATIONS}: {len(durations(sys.argv[1]))} tests")
+    else:
+        print(report(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 15))

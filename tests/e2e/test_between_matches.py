@@ -276,6 +276,10 @@ async def play_series(fake: FakeTelegram, app: App, book: Book) -> list[Played]:
     return played
 
 
+ONE_WORKER = "between-matches-series"
+"""The tests that read the series: one xdist worker plays it for them all (tests/schedule.py)."""
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def series() -> AsyncIterator[Series]:
     """The series, played once for the module by one running bot (read-only tests share it)."""
@@ -301,6 +305,7 @@ async def series() -> AsyncIterator[Series]:
 
 
 @pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.xdist_group(ONE_WORKER)
 class TestResults:
     """Each match result posted in the group carries the rating change, and the ratings add up."""
 
@@ -355,6 +360,7 @@ class TestResults:
 
 
 @pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.xdist_group(ONE_WORKER)
 class TestTop:
     """/top: the chat's leaderboard; /top all and /top in private: across all chats."""
 
@@ -422,6 +428,7 @@ class TestTop:
 
 
 @pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.xdist_group(ONE_WORKER)
 class TestStats:
     """/stats: matches, wins, win rate, rating, streaks, per game and the last five matches."""
 
@@ -458,6 +465,7 @@ class TestStats:
 
 
 @pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.xdist_group(ONE_WORKER)
 class TestHistory:
     """/history: the chat's last ten matches with players, game, score and date."""
 
