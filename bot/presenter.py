@@ -113,6 +113,14 @@ class Presenter:
         if challenge.message_id is not None:
             self.outbox.edit(record.chat_id, challenge.message_id, await self._accepted_text(record), None)
 
+    async def challenge_ended_unseen(self, challenge: Challenge, record: MatchRecord | None) -> None:
+        """A challenge ended before its message's id was stored (whatever ended it had no message to edit): the
+        message says the match ``record`` began, or, with no match, that its creator withdrew it."""
+        if record is not None:
+            await self.challenge_taken(challenge, record)
+        else:
+            await self.close_challenge(challenge, "challenge-withdrawn")
+
     async def challenge_carried_through(self, challenge: Challenge, record: MatchRecord) -> None:
         """An accept whose process died midway was carried through: the challenge's message says the match
         began, and the match's messages go out."""

@@ -136,7 +136,11 @@ async def play(
         await message.reply(rejection_text(tr, exc))
         return
     log_ctx["action"] = f"challenge:{challenge.preset}"
-    await challenges.set_message(challenge, await presenter.post_challenge(challenge))
+    posted, still_open = await challenges.posted(challenge, await presenter.post_challenge(challenge))
+    if not still_open:
+        # A friend accepted (or the creator withdrew) between the message and its id being stored: what did
+        # that found no message to edit; this one is.
+        await presenter.challenge_ended_unseen(posted, await challenges.accepted(posted))
 
 
 async def cancel(

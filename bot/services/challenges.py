@@ -160,6 +160,14 @@ class Challenges:
         await self.store.set_message(updated)
         return updated
 
+    async def posted(self, challenge: Challenge, message_id: int) -> tuple[Challenge, bool]:
+        """Remember the group message of a challenge just posted: the challenge with its message id, and whether
+        it was still open. The message is in the chat before its id is stored, so a friend may accept (or the
+        creator withdraw) in between; the accept then read no message to edit, and the caller must show what
+        became of the challenge on it (``accepted``)."""
+        updated = challenge.model_copy(update={"message_id": message_id})
+        return updated, await self.store.set_message(updated)
+
     async def withdraw(self, challenge_id: str, user_id: int) -> Challenge:
         """Remove an open challenge (its creator, or an admin of the challenge's own chat); atomic against a
         join."""

@@ -204,13 +204,15 @@ class ChallengeStore(Store):
         found: bytes | str | None = await self.call(self.redis.get(self.keys.accepted(chat_id, challenge_id)))
         return found
 
-    async def set_message(self, challenge: Challenge) -> None:
-        """Store the challenge as it is now (its message id) where it is open and where its notice waits."""
+    async def set_message(self, challenge: Challenge) -> bool:
+        """Store the challenge as it is now (its message id) where it is open and where its notice waits; False
+        when it is no longer open (accepted, withdrawn or expired before its message was stored)."""
         data = challenge.model_dump_json()
-        await asyncio.gather(
+        stored, _ = await asyncio.gather(
             self.run(self._message, [self.keys.challenge(challenge.id)], [data]),
             self.run(self._notice_message, [self.keys.challenge_notices()], [challenge.id, data]),
         )
+        return int(stored) == 1
 
     # -- notices ---------------------------------------------------------------------
 

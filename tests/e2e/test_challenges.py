@@ -8,8 +8,9 @@ from html import escape
 
 import pytest
 
+from bot import render
 from bot.app import App
-from bot.models import Finish, Status
+from bot.models import Challenge, Finish, Status
 from tests.e2e import invariants
 from tests.e2e.conftest import running_bot
 from tests.e2e.driver import (
@@ -179,6 +180,49 @@ class TestChallenges:
             fake.send_text(CARL, GROUP, "/cancel", reply_to=bobs)
             await fake.wait_for(lambda: bobs.text == tr("challenge-cancelled", creator="Bob"), what="cancelled")
             assert await app.services.challenges.open_challenge_of(GROUP, BOB.id) is None
+            await invariants.all_well(fake)
+
+    @pytest.mark.parametrize("ended_by", ["accepted", "withdrawn"])
+    async def test_ended_before_its_message_was_stored(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None, ended_by: str
+    ) -> None:
+        """The challenge's message is in the group before its id is stored: Bob's accept (or Ann's /cancel) that
+        comes in between finds no message to edit, so the /play that posted it edits it (found by a CI run's
+        Cluster step: the message still asked for an opponent, with its buttons, at the match's end)."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            await start_bot(fake, ANN)
+            await start_bot(fake, BOB)
+            post = app.presenter.post_challenge
+
+            async def post_then_end(challenge: Challenge) -> int:
+                message_id = await post(challenge)
+                message = fake.messages[(GROUP, message_id)]
+                if ended_by == "accepted":
+                    answer = await fake.wait_answer(fake.press(BOB, message, f"j:{challenge.id}"))
+                    assert not answer.get("text"), answer
+                else:
+                    fake.send_text(ANN, GROUP, "/cancel")
+                    await fake.wait_for(lambda: fake.delivered >= len(fake.updates), what="the /cancel taken")
+                    await app.settled()
+                assert await app.services.challenges.challenge(challenge.id) is None
+                assert message.buttons(), "the message was edited before its id was stored"
+                return message_id
+
+            app.presenter.post_challenge = post_then_end  # type: ignore[method-assign]
+            message = await challenge(fake, ANN, GROUP)
+            if ended_by == "accepted":
+                await fake.wait_for(lambda: panel_of(fake, ANN) and panel_of(fake, BOB), what="both panels")
+                match_id = await app.services.records.active_match(GROUP, ANN.id)
+                assert match_id is not None
+                record, match = await app.services.records.get(match_id)
+                began = render.challenge_accepted_text(tr, record, match.rules.name, match.deal.target)
+                await fake.wait_for(lambda: message.text == began, what="the message saying the match began")
+            else:
+                withdrawn = tr("challenge-withdrawn", creator="Ann")
+                await fake.wait_for(lambda: message.text == withdrawn, what="the message saying it was withdrawn")
+            assert message.buttons() == []
+            await app.settled()
             await invariants.all_well(fake)
 
     @pytest.mark.cluster
