@@ -195,16 +195,26 @@ class TestChallenges:
             await start_bot(fake, BOB)
             post = app.presenter.post_challenge
 
+            async def gone(challenge_id: str) -> None:
+                """Until the /cancel has withdrawn the challenge (its handler runs beside this one)."""
+                try:
+                    async with asyncio.timeout(30):
+                        while await app.services.challenges.challenge(challenge_id) is not None:
+                            await asyncio.sleep(0.02)
+                except TimeoutError:
+                    raise AssertionError(
+                        "waited 30 s for Ann's /cancel to withdraw her challenge; still open"
+                    ) from None
+
             async def post_then_end(challenge: Challenge) -> int:
                 message_id = await post(challenge)
                 message = fake.messages[(GROUP, message_id)]
                 if ended_by == "accepted":
-                    answer = await fake.wait_answer(fake.press(BOB, message, f"j:{challenge.id}"))
+                    answer = await fake.wait_answer(fake.press(BOB, message, f"j:{challenge.id}"), timeout=30)
                     assert not answer.get("text"), answer
                 else:
                     fake.send_text(ANN, GROUP, "/cancel")
-                    await fake.wait_for(lambda: fake.delivered >= len(fake.updates), what="the /cancel taken")
-                    await app.settled()
+                    await gone(challenge.id)
                 assert await app.services.challenges.challenge(challenge.id) is None
                 assert message.buttons(), "the message was edited before its id was stored"
                 return message_id
