@@ -41,3 +41,20 @@ def where_it_waits(task: asyncio.Task[Any], limit: int = 16) -> str:
         source = linecache.getline(code.co_filename, frame.f_lineno).strip()
         lines.append(f"  {code.co_filename}:{frame.f_lineno} in {code.co_name}: {source}")
     return "\n".join(lines)
+
+
+async def cancel_and_wait(tasks: list[asyncio.Task[Any]], *, again_every: float = 1.0) -> None:
+    """Cancel ``tasks`` and wait until every one has ended.
+
+    A task may swallow its cancellation: on Python 3.11 a library's timeout that fires at the moment of the
+    cancel turns it into ``TimeoutError``, which a loop that rides out Redis outages catches (``OSError``) and
+    goes on. One cancel and a wait would then wait forever (a CI run's Cluster step hung so in a test's close);
+    each task still running is cancelled again every ``again_every`` seconds."""
+    pending = {task for task in tasks if not task.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=again_every)
+    for task in tasks:
+        if not task.cancelled():
+            task.exception()  # retrieved: an error of a task being stopped is not "never retrieved"

@@ -25,6 +25,7 @@ from redis.exceptions import RedisError
 
 from bot.clock import BACKOFF_FIRST, Clock, next_backoff
 from bot.metrics import Metrics
+from bot.runtime import cancel_and_wait
 from bot.storage.base import StorageUnavailable
 from bot.storage.jobs import JobStore
 
@@ -209,6 +210,5 @@ class Scheduler:
     async def close(self) -> None:
         """Stop looking (the jobs stay in Redis for the next start or another process)."""
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait([self._task])
             self._task = None

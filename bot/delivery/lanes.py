@@ -40,6 +40,7 @@ from bot.delivery.passes import Passes
 from bot.i18n import Translator
 from bot.models import MatchRecord, Summary
 from bot.outbox import GUARD
+from bot.runtime import cancel_and_wait
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
 from bot.services.records import Records
@@ -238,9 +239,7 @@ class Delivery:
             tasks.append(self._sweeper)
         if self._heart is not None:
             tasks.append(self._heart)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(tasks)
 
     def lanes_running(self) -> int:
         """How many lanes this process is delivering now (the operator's ``domino_delivery_lanes_running``)."""

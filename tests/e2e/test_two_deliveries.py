@@ -16,6 +16,7 @@ from bot.delivery.ledger import Screens
 from bot.models import Player
 from bot.services import Services
 from bot.storage.redis import create_redis
+from tests.e2e.conftest import CLOSE_WITHIN
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.redis_server import redis_url
 
@@ -46,7 +47,12 @@ async def two_apps(fake: FakeTelegram, prefix: str, **overrides: float) -> Async
         yield apps
     finally:
         for app in apps:
-            await app.close()
+            try:
+                await asyncio.wait_for(app.close(), CLOSE_WITHIN)
+            except TimeoutError:
+                raise AssertionError(
+                    f"a bot did not close in {CLOSE_WITHIN:.0f} s; at work:\n{app.at_work()}"
+                ) from None
             await app.bot.session.close()
             await app.redis.aclose()
 

@@ -242,3 +242,37 @@ class TestAdopt:
         assert await scheduler.due_at(f"t:{old.id}") is not None
         assert await scheduler.due_at(f"x:{challenge.id}") == pytest.approx(challenge.expires)
         assert await scheduler.due_at(f"t:{kept.id}") == kept_at
+
+
+class TestClose:
+    """``close`` ends the scheduler's loop even when the loop swallows its cancellation."""
+
+    async def test_a_cancel_turned_into_a_timeout(self, services: Services, backend: Backend) -> None:
+        """On Python 3.11 a Redis client's timeout firing at the moment of the cancel turns it into TimeoutError,
+        which the loop takes for Redis not answering (an OSError) and rides out: ``close`` cancels again (a CI
+        run's Cluster step hung in a test's close so, both schedulers still looping)."""
+        scheduler = scheduler_on(backend, SimClock())
+        looks = 0
+        run_due = scheduler.run_due
+
+        async def a_look_whose_cancel_times_out() -> int:
+            nonlocal looks
+            looks += 1
+            if looks == 2:
+                try:
+                    await asyncio.sleep(30)
+                except asyncio.CancelledError:
+                    raise TimeoutError("the client's timeout fired as the cancel came") from None
+            return await run_due()
+
+        scheduler.run_due = a_look_whose_cancel_times_out  # type: ignore[method-assign]
+        scheduler.start()
+        async with asyncio.timeout(30):  # the loop looks every second (its poll)
+            while looks < 2:
+                await asyncio.sleep(0.01)
+        try:
+            async with asyncio.timeout(30):
+                await scheduler.close()
+        except TimeoutError:
+            raise AssertionError(f"close() did not end the loop within 30 s ({looks} looks)") from None
+        assert looks >= 2
