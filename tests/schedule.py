@@ -1,6 +1,6 @@
 """The order the suite's workers take its tests in: the longest first, so that no long test starts last.
 
-``python3 dev.py test`` runs four workers with ``--dist loadgroup``: xdist hands each worker the next test of the
+``python3 dev.py test`` runs six workers with ``--dist loadgroup``: xdist hands each worker the next test of the
 collection (a test marked ``xdist_group`` goes with the rest of its group, to one worker) whenever it has two or
 fewer left, so in the order of the collection. In the file order a long test that waits (a Redis outage of 10 s,
 the soak) could start in the last half minute, with three workers done and both cores idle; and the CPU-bound
@@ -35,17 +35,13 @@ def _group(item: pytest.Item) -> str | None:
 def longest_first(items: list[pytest.Item], durations: dict[str, float]) -> list[pytest.Item]:
     """The items by their unit's expected time, longest first (a group is one unit: its tests' sum); a stable
     sort, so a group's tests, and the unknown (short) tests of a file, stay in their order."""
+    units = [(item, _group(item), durations.get(item.nodeid.split("@")[0], 0.0)) for item in items]
     totals: dict[str, float] = defaultdict(float)
-    for item in items:
-        group = _group(item)
+    for _, group, seconds in units:
         if group is not None:
-            totals[group] += durations.get(item.nodeid.split("@")[0], 0.0)
-
-    def cost(item: pytest.Item) -> float:
-        group = _group(item)
-        return totals[group] if group is not None else durations.get(item.nodeid.split("@")[0], 0.0)
-
-    return sorted(items, key=lambda item: -cost(item))
+            totals[group] += seconds
+    units.sort(key=lambda unit: -(totals[unit[1]] if unit[1] is not None else unit[2]))
+    return [item for item, _, _ in units]
 
 
 @pytest.hookimpl(trylast=True)

@@ -98,7 +98,8 @@ if __name__ == "__main__":
     if sys.argv[2:] == ["--durations"]:
         from tests.schedule import DURATIONS
 
-        DURATIONS.write_text(json.dumps(durations(sys.argv[1]), indent=0) + "\n", encoding="utf-8")
-        print(f"{DURATIONS}: {len(durations(sys.argv[1]))} tests")
+        measured = durations(sys.argv[1])
+        DURATIONS.write_text(json.dumps(measured, indent=0) + "\n", encoding="utf-8")
+        print(f"{DURATIONS}: {len(measured)} tests")
     else:
         print(report(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 15))

@@ -156,8 +156,7 @@ class Challenges:
 
     async def set_message(self, challenge: Challenge, message_id: int) -> Challenge:
         """Remember the group message of a challenge (keeping its expiry)."""
-        updated = challenge.model_copy(update={"message_id": message_id})
-        await self.store.set_message(updated)
+        updated, _ = await self.posted(challenge, message_id)
         return updated
 
     async def posted(self, challenge: Challenge, message_id: int) -> tuple[Challenge, bool]:
