@@ -211,9 +211,8 @@ async def join(
     challenge = await challenges.challenge(challenge_id)
     tr = i18n[challenge.lang] if challenge else user_tr
     try:
-        record = await challenges.accept(challenge_id, await person(user, chats), username=user.username)
+        record, taken = await challenges.take(challenge_id, await person(user, chats), username=user.username)
     except Rejected as exc:
         return None, rejection_text(tr, exc)
-    if challenge is not None:
-        await presenter.challenge_taken(challenge, record)
+    await presenter.challenge_taken(taken, record)
     return record, None

@@ -201,6 +201,14 @@ class Challenges:
     ) -> MatchRecord:
         """Join a challenge: the challenge is consumed and the match created, atomically. A person must be in the
         challenge's own chat (a deep link or a button carried elsewhere opens no match there)."""
+        record, _ = await self.take(challenge_id, joiner, username=username, seed=seed)
+        return record
+
+    async def take(
+        self, challenge_id: str, joiner: Player, *, username: str | None = None, seed: int | None = None
+    ) -> tuple[MatchRecord, Challenge]:
+        """``accept``, with the challenge as it was consumed: its message id as stored at that moment (a copy
+        read before the accept may predate it: /play stores the id after its message is in the chat)."""
         member: bool | None = None if not joiner.computer else True
         for _ in range(MAX_ATTEMPTS):
             raw = await self.store.read(challenge_id)
@@ -212,7 +220,7 @@ class Challenges:
                 raise Rejected(Rejection.NOT_MEMBER)
             record = await self._accept_as_read(raw, joiner, username, seed)
             if record is not None:
-                return record
+                return record, Challenge.model_validate_json(raw)
         raise Rejected(Rejection.BUSY)
 
     async def play_computer(

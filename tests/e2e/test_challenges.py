@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from html import escape
+from typing import Any
 
 import pytest
 
@@ -234,6 +235,54 @@ class TestChallenges:
             assert message.buttons() == []
             await app.settled()
             await invariants.all_well(fake)
+
+    async def test_read_before_its_message_was_stored(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
+        """Bob's press reads the challenge before /play stores its message id and accepts it after: the message
+        still says the match began (the accept edits the challenge as it consumed it, not the copy it read
+        first; found by the Cluster step of a fresh-clone run, after the fix above)."""
+        async with running_bot(fake, prefix) as app:
+            await start_bot(fake, ANN)
+            await start_bot(fake, BOB)
+            services = app.services.challenges
+            read = asyncio.Event()
+            post, first_read, take = app.presenter.post_challenge, services.challenge, services.take
+
+            async def post_then_press(challenge: Challenge) -> int:
+                message_id = await post(challenge)
+                fake.press(BOB, fake.messages[(GROUP, message_id)], f"j:{challenge.id}")
+                async with asyncio.timeout(30):
+                    await read.wait()  # Bob's handler has read the challenge, without its message id
+                return message_id
+
+            async def reading(challenge_id: str) -> Challenge | None:
+                found = await first_read(challenge_id)
+                read.set()
+                return found
+
+            async def take_once_stored(challenge_id: str, *args: Any, **kwargs: Any) -> Any:
+                async with asyncio.timeout(30):
+                    while (
+                        Challenge.model_validate_json(await services.store.read(challenge_id) or "{}").message_id
+                        is None
+                    ):
+                        await asyncio.sleep(0.01)
+                return await take(challenge_id, *args, **kwargs)
+
+            app.presenter.post_challenge = post_then_press  # type: ignore[method-assign]
+            services.challenge = reading  # type: ignore[method-assign]
+            services.take = take_once_stored  # type: ignore[method-assign]
+            message = await challenge(fake, ANN, GROUP)
+            await fake.wait_for(lambda: panel_of(fake, ANN) and panel_of(fake, BOB), what="both panels")
+            match_id = await app.services.records.active_match(GROUP, ANN.id)
+            assert match_id is not None
+            record, match = await app.services.records.get(match_id)
+            began = render.challenge_accepted_text(
+                app.presenter.i18n["ru"], record, match.rules.name, match.deal.target
+            )
+            await fake.wait_for(lambda: message.text == began, what="the message saying the match began")
+            assert message.buttons() == []
 
     @pytest.mark.cluster
     async def test_expiry(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
