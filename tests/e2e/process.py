@@ -200,10 +200,13 @@ class RestartingBot:
         self.process: BotProcess | None = None
         self.outputs: list[str] = []
         self.starts = 0
+        self.started_at: list[float] = []
+        """When each process was started (``time.monotonic``, just before it was spawned)."""
         self.killed_at: list[float] = []
         """When each kill was made (``time.monotonic``)."""
 
     async def start(self) -> None:
+        self.started_at.append(time.monotonic())
         self.process = await BotProcess(self.env, log=self.log).start()
         self.starts += 1
         await self.process.wait_line(lambda s: "polling" in s and "bot.app" in s, what="polling")

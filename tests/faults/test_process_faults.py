@@ -47,8 +47,7 @@ class TestKill:
                 return True
             # Somewhere in the handling of the press: before it is read, while it is applied, or just after.
             await asyncio.sleep(rng.uniform(0.0, 0.06))
-            await bot.kill()
-            await bot.start()
+            await scene.kill_and_start(bot, outside)
             press.answer = fake.answers.get(press.query)
             return False
 
