@@ -88,6 +88,15 @@ class TestChatsThatChange:
             assert 1 <= len(refused) <= 3, "the bot keeps writing to a group that removed it"
             summary = (await app.services.stores.matches.messages(match_id)).summary
             assert summary is not None
+            # Each person's card and then their post-mortem come in private once the review is made, or has failed
+            # (a review the worker does not make within its 20 s is given up on, and the card and the message
+            # go without it, each after those 20 s): the delivery may be idle meanwhile.
+            await fake.wait_for(
+                lambda: all(fake.chat_messages(u.id)[-1:] and fake.chat_messages(u.id)[-1].text.startswith("🔎")
+                            for u in (ANN, BOB)),
+                timeout=120,
+                what="each player's post-mortem (🔎) after their card, in private",
+            )  # fmt: skip
             for seat, user in enumerate((ANN, BOB)):
                 # The last panel says the match is over; the card still comes, in private.
                 *_, last, card, post_mortem = fake.chat_messages(user.id)
