@@ -254,8 +254,8 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     outbox = create_outbox(settings, bot, services, clock)
     bot.session.middleware(LimitMiddleware(outbox))
     bot.session.middleware(TelegramCalls(metrics))  # the innermost: each retry of a call counts
-    painter = Painter(metrics=metrics) if settings.pictures else None
-    reviewer = Reviewer() if settings.postmortems else NoReviews()
+    painter = Painter(metrics=metrics, timeout=settings.worker_timeout) if settings.pictures else None
+    reviewer = Reviewer(timeout=settings.worker_timeout) if settings.postmortems else NoReviews()
     username = me.username or ""
     stores = services.stores
     links = AppLinks(settings.webapp_url, settings.webapp_short_name, username)

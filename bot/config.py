@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     postmortems: bool = True
     """Review each finished match for its people (the hard level's search on every decision, in a worker process,
     a second or two of CPU a match): the 🔎 post-mortem and the accuracy under results; off: neither."""
+    worker_timeout: float = 20.0
+    """Seconds a picture or a match's post-mortem may take in its worker process before the bot gives up on it:
+    the card and the 🔎 message then go without it, and the worker is replaced."""
     clock_file: Path | None = None
     """For tests: read the wall time (seconds since the epoch) from this file instead of the system clock."""
     group_budget: int = 20

@@ -149,6 +149,27 @@ class TestDealRecords:
 
 
 class TestReviewer:
+    async def test_a_review_past_its_timeout_is_given_up(
+        self, services: Services, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        """A review not made when the timeout runs out (on the clock the reviewer is given) is None, and the
+        worker is replaced: the next review of the match is made by a new one."""
+        record = (await finish_by_play(services, seed=3)).record
+        expired = asyncio.Event()
+
+        async def sleep(seconds: float) -> None:  # the timeout runs out when the test says so
+            await expired.wait()
+
+        reviewer = Reviewer(timeout=5.0, sleep=sleep)
+        try:
+            expired.set()  # before the worker can have answered: it is not even started yet
+            assert await reviewer.review(record) is None
+            assert "its review took over 5.0 s" in caplog.text
+            expired.clear()
+            assert await reviewer.review(record) == review_now(record)
+        finally:
+            await reviewer.close()
+
     async def test_a_worker_killed_while_idle_costs_no_review(self, services: Services) -> None:
         """The review worker killed between two matches (by someone else, or out of memory) is found dead only
         when the next deal is handed to it: a new worker reviews it, and the post-mortem is the one made here."""

@@ -25,6 +25,12 @@ GROUP_BUDGET = 20
 COMMAND_LIMIT = 1000
 """One member's commands answered per minute: out of the way of tests that send many (test_names sends seven in a
 row); the flood tests set the real five (test_limits, test_real_limits)."""
+WORKER_TIMEOUT = 600.0
+"""How long the bot waits for a picture or a review from its worker before giving up on it (20 s in production):
+longer than any test, so that a test that looks at a card or a post-mortem waits for it (its own wait names what
+it waits for) and a worker slowed down on a saturated machine is not the bot giving up (fresh-clone runs s2 and u5
+of 2026-12-07: a review and a card past 20 s in the niced Cluster step). The give-up itself is tested on the
+painter and the reviewer (tests/bot)."""
 PICTURES = False
 """The match card and the rating chart are drawn, and the post-mortem made, only where a test asks for them
 (``pictures=True``, ``postmortems=True``): a card is a quarter of a second of CPU in the drawing worker, a match's
@@ -50,6 +56,7 @@ async def running_bot(
     limits: dict[str, object] = {
         "group_window": GROUP_WINDOW, "group_budget": GROUP_BUDGET, "private_gap": 0.02,
         "command_limit": COMMAND_LIMIT, "pictures": PICTURES, "postmortems": PICTURES,
+        "worker_timeout": WORKER_TIMEOUT,
     }  # fmt: skip
     settings = Settings(
         bot_token="123456:TEST-token",

@@ -32,6 +32,7 @@ def bot_env(**settings: str | None) -> dict[str, str]:
             "COMMAND_LIMIT": "1000",  # as in conftest
             "PICTURES": "false",  # as in conftest: drawn where a test asks (pictures="true")
             "POSTMORTEMS": "false",  # as in conftest: made where a test asks (postmortems="true")
+            "WORKER_TIMEOUT": "600",  # as in conftest: a test waits for the worker
         }
     )
     for name, value in settings.items():
@@ -66,6 +67,7 @@ SETTING_NAMES = frozenset(
         "CLOCK_FILE",
         "PICTURES",
         "POSTMORTEMS",
+        "WORKER_TIMEOUT",
         "WEBHOOK_URL",
         "WEBHOOK_SECRET",
         "WEBHOOK_HOST",
