@@ -88,9 +88,8 @@ class TestChatsThatChange:
             assert 1 <= len(refused) <= 3, "the bot keeps writing to a group that removed it"
             summary = (await app.services.stores.matches.messages(match_id)).summary
             assert summary is not None
-            # Each person's card and then their post-mortem come in private once the review is made, or has failed
-            # (a review the worker does not make within its 20 s is given up on, and the card and the message
-            # go without it, each after those 20 s): the delivery may be idle meanwhile.
+            # Each person's card and then their post-mortem come in private once the workers have drawn and reviewed
+            # the match (the e2e bots wait for them: conftest.WORKER_TIMEOUT); the delivery may be idle meanwhile.
             await fake.wait_for(
                 lambda: all(fake.chat_messages(u.id)[-1:] and fake.chat_messages(u.id)[-1].text.startswith("🔎")
                             for u in (ANN, BOB)),
