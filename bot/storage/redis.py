@@ -59,7 +59,11 @@ def create_redis(
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
     # Single commands share one connection (bot/storage/mux.py); pipelines take the pool's.
-    return MuxRedis(connection_pool=pool)
+    client = MuxRedis(connection_pool=pool)
+    # redis-py leaves a pool it was handed open at aclose() (it assumes someone else owns it); this one is the
+    # client's own, so closing the client closes its connections (as Redis.from_url does).
+    client.auto_close_connection_pool = True
+    return client
 
 
 def create_cluster(url: str, *, max_connections: int = 32, timeout: float = 5.0) -> RedisCluster:

@@ -85,6 +85,26 @@ class TestReplies:
         assert await client.get(key) == b"text"
 
 
+class TestClose:
+    async def test_closing_the_client_closes_its_connections(self) -> None:
+        """aclose() closes the shared connection and the pool's (pipelines, blocking commands): redis-py leaves a
+        pool it was handed open, and the sockets left would be closed only by the garbage collector."""
+        client = create_redis(redis_url())
+        name = f"mux-{uuid.uuid4().hex[:8]}"
+        client.connection_pool.connection_kwargs["client_name"] = name
+        key = f"mux:{uuid.uuid4().hex}"
+        await client.set(key, "1")
+        async with client.pipeline() as pipe:
+            await pipe.get(key).delete(key).execute()
+        assert await client.blpop([key], timeout=0.01) is None
+        assert await _connections_named(name) == 2  # the shared one and one of the pool's
+        await client.aclose()
+        deadline = asyncio.get_running_loop().time() + 10
+        while (left := await _connections_named(name)) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        assert left == 0, f"{left} connections of the closed client still open on the server after 10 s"
+
+
 class TestFaults:
     async def test_connection_dropped_by_the_server(self, client: Redis) -> None:
         """The server closes the connection between commands, and while commands wait: they go again."""
