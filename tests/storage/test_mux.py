@@ -95,7 +95,9 @@ class TestClose:
         key = f"mux:{uuid.uuid4().hex}"
         await client.set(key, "1")
         async with client.pipeline() as pipe:
-            await pipe.get(key).delete(key).execute()
+            pipe.get(key)
+            pipe.delete(key)
+            assert await pipe.execute() == [b"1", 1]
         assert await client.blpop([key], timeout=0.01) is None
         assert await _connections_named(name) == 2  # the shared one and one of the pool's
         await client.aclose()
