@@ -71,6 +71,8 @@ class Call:
     """When the call arrived in real time (``at`` may be a simulated clock's)."""
     thread: int | None = None
     """The forum topic of the message the call sent or edited, as Telegram answered (None: not in a topic)."""
+    message_id: int | None = None
+    """The message Telegram answered with (the one sent, or edited as a Message), if any."""
 
 
 @dataclass
@@ -363,7 +365,10 @@ class FakeTelegram:
         status, body = await self._dispatch(method, params)
         result = body.get("result")
         thread = result.get("message_thread_id") if isinstance(result, dict) else None
-        self.calls.append(Call(arrived, method, params, status, body.get("description", ""), thread=thread))
+        message_id = result.get("message_id") if isinstance(result, dict) else None
+        self.calls.append(
+            Call(arrived, method, params, status, body.get("description", ""), thread=thread, message_id=message_id)
+        )
         return web.json_response(body, status=status)
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
