@@ -72,15 +72,31 @@ async def move(
             return
         view = match.deal.view(seat) if seat is not None else None
         await query.answer(rejection_text(i18n[record.lang_of(seat)], exc, view))
-        if exc.reason is Rejection.MATCH_OVER and query.message is not None:
-            # A panel of a finished match that kept its buttons (one sent as the bot died, say).
-            await presenter.strip(query.message.chat.id, query.message.message_id)
+        # A panel of a finished match that kept its buttons (one sent as the bot died, say) loses them. Not the
+        # seat's current panel: the delivery brings that one to the match's end with its rematch button, and a tap
+        # made before that edit reached the phone must not take the button away after it.
+        pressed = query.message
+        if (
+            exc.reason is Rejection.MATCH_OVER
+            and pressed is not None
+            and not await _current_panel(records, record, seat, pressed.chat.id, pressed.message_id)
+        ):
+            await presenter.strip(pressed.chat.id, pressed.message_id)
         return
     if result.duplicate:
         log_ctx["result"] = "duplicate"
     else:
         presenter.show(result, ticket)
     await query.answer()
+
+
+async def _current_panel(
+    records: Records, record: MatchRecord, seat: int | None, chat_id: int, message_id: int
+) -> bool:
+    """Whether the message is the seat's current panel, as Redis holds it."""
+    if seat is None or chat_id != record.players[seat].id:
+        return False
+    return await records.panel_message(record.id, seat) == message_id
 
 
 async def _from_old_panel(

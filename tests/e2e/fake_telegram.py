@@ -852,6 +852,13 @@ class FakeTelegram:
             self._post_later(update)
         return update_id
 
+    def lost_message(self, chat_id: int, text: str, markup: dict[str, Any] | None) -> Sent:
+        """A message the bot sent (as Telegram took it) that the bot has no record of: one a process sent just
+        before it was killed. Not a call: the bot never saw Telegram's answer."""
+        sent = Sent(chat_id, next(self._message_ids), text, markup)
+        self._store(sent)
+        return sent
+
     def delete(self, chat_id: int, message_id: int) -> None:
         """A member (an admin) deletes a message of the bot's: it is gone, and editing it answers 400."""
         self._chats.get(chat_id, {}).pop(message_id, None)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
+from typing import Any
 
-from bot.models import Status
+import pytest
+
+from bot.models import Status, pick_lang
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import challenge, new_match, panel_of, play_to_end, start_bot
+from tests.e2e.driver import challenge, move_data, new_match, panel_of, play_to_end, start_bot
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 from tests.e2e.simclock import SimClock
 
@@ -102,6 +106,53 @@ async def test_both_press_and_play_again(fake: FakeTelegram, prefix: str, cleanu
         answer = await fake.wait_answer(fake.press(ANN, old_panel, f"{REMATCH}{first_id}"))
         assert answer["text"] == tr("toast-rematch-over")
         await fake.wait_for(lambda: rematch_button(old_panel) is None, what="the spent button to go")
+
+
+def tiles_shown(sent: Sent) -> list[dict[str, Any]]:
+    """Every game button the message ever had, the oldest first."""
+    return [b for markup in sent.markups if markup for row in markup["inline_keyboard"] for b in row if move_data(b)]
+
+
+async def test_a_tile_tapped_as_the_match_ends_keeps_the_rematch(
+    fake: FakeTelegram, prefix: str, cleanup_redis: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tap on a tile of the last panel that reaches the bot after the match ended (made before the panel's
+    final edit reached the phone): refused as the match being over, and the panel, the match's last, keeps its
+    rematch button. A panel the bot has no record of loses its buttons on such a tap (bot.routers.game)."""
+    caplog.set_level(logging.INFO, logger="bot.updates")
+    async with running_bot(fake, prefix) as app:
+        await app.services.chats.update_settings(GROUP, preset="bingo-classic", target=2)
+        for user in (ANN, BOB):
+            await start_bot(fake, user)
+        match_id = await new_match(fake, ANN, BOB, GROUP)
+        await play_to_end(fake, (ANN, BOB), random.Random(3))
+        await app.settled()
+        tapped: list[tuple[FakeUser, Sent]] = []
+        for seat, user in enumerate((ANN, BOB)):
+            last = last_panel(fake, user)
+            assert last.message_id == await app.services.records.panel_message(match_id, seat)
+            # The newest tile it showed before the end: what a phone that had not got the edit yet still shows.
+            tiles = tiles_shown(last)
+            if not tiles:
+                continue
+            tapped.append((user, last))
+            answer = await fake.wait_answer(fake.press(user, last, tiles[-1]["callback_data"]))
+            assert answer["text"] == app.presenter.i18n[pick_lang(user.language_code)]("toast-match-over")
+            update = f"update={fake.last_update_id} "
+            await fake.wait_for(lambda u=update: any(r.getMessage().startswith(u) for r in caplog.records),
+                                what=f"the end of the handling of {user.first_name}'s tap")  # fmt: skip
+            await app.settled()
+            assert rematch_button(last) == f"{REMATCH}{match_id}", last.markups[-1]
+        assert tapped, "neither last panel ever had a tile to tap"
+
+        # A panel the bot has no record of (sent by a process killed before it recorded it) loses its buttons.
+        user, last = tapped[0]
+        tile = tiles_shown(last)[-1]
+        lost = fake.lost_message(user.id, last.history[-2], {"inline_keyboard": [[tile]]})
+        answer = await fake.wait_answer(fake.press(user, lost, tile["callback_data"]))
+        assert answer["text"] == app.presenter.i18n[pick_lang(user.language_code)]("toast-match-over")
+        await fake.wait_for(lambda: not lost.buttons(), what="the lost panel's buttons to go")
+        assert rematch_button(last) == f"{REMATCH}{match_id}"
 
 
 async def test_one_already_playing(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
