@@ -68,7 +68,7 @@ class Limiter(Protocol):
         """0 when a call to the chat may go now (it is then counted), else the seconds to wait first."""
         ...
 
-    def done(self, chat_id: int) -> None:
+    async def done(self, chat_id: int) -> None:
         """The call counted by the chat's last ``take`` has ended; Telegram took it before now.
 
         A process makes one call at a time to a chat (the outbox's lanes), so the last one counted is this one.
@@ -118,7 +118,10 @@ class LocalLimiter:
             chat.last_edit = now
         return 0.0
 
-    def done(self, chat_id: int) -> None:
+    async def done(self, chat_id: int) -> None:
+        self.done_now(chat_id)
+
+    def done_now(self, chat_id: int) -> None:
         chat = self._chats.get(chat_id)
         if chat_id < 0 and chat is not None and chat.sent:
             # The call may have waited in this process (or on the way) before it reached Telegram: counting
@@ -140,14 +143,18 @@ class SharedLimiter:
         self._local = LocalLimiter(budget, clock)
         self._down = False
         self._try_at = 0.0
+        self._counted: dict[int, tuple[str, bool]] = {}
+        """Each group's last call this process counted in Redis (its member, whether an edit), until it ends."""
 
     async def take(self, chat_id: int, *, edit: bool) -> float:
         b = self.budget
         group = chat_id < 0
         window = b.window if group else b.private_gap
         now = self.clock()
+        self._counted.pop(chat_id, None)
         if self._down and now < self._try_at:
             return self._local.take_now(chat_id, edit=edit)
+        member = secrets.token_hex(6)
         try:
             wait_ms = await self.store.take(
                 chat_id,
@@ -155,7 +162,7 @@ class SharedLimiter:
                 window_ms=window * 1000,
                 limit=b.limit(edit=edit) if group else 1,
                 edit_gap_ms=b.edit_gap * 1000 if edit and group else None,
-                member=secrets.token_hex(6),
+                member=member,
             )
         except (RedisError, OSError) as exc:
             if not self._down:
@@ -167,13 +174,27 @@ class SharedLimiter:
         if self._down:
             log.info("rate limits: Redis answers again; counting there")
             self._down = False
+        if wait_ms <= 0 and group:
+            self._counted[chat_id] = (member, edit)
         return max(0.0, float(wait_ms) / 1000)
 
-    def done(self, chat_id: int) -> None:
-        # In Redis a call stays counted from when it was taken (moving it would cost a round trip a call):
-        # the window's margin is all there is for the delay there.
-        if self._down:
-            self._local.done(chat_id)
+    async def done(self, chat_id: int) -> None:
+        # A group's call counts from its end, as in one process: a call slow on its way (a picture's upload, a
+        # loaded machine) would otherwise reach Telegram in a later window than it was counted in, and the
+        # window's margin be all there is for the delay. One round trip a group call: at most 20 a minute.
+        counted = self._counted.pop(chat_id, None)
+        if counted is None:  # a private chat, or a call counted in this process while Redis was down
+            if self._down:
+                self._local.done_now(chat_id)
+            return
+        member, edit = counted
+        b = self.budget
+        try:
+            await self.store.finish(chat_id, now_ms=self.clock() * 1000, member=member, edit=edit,
+                                    window_ms=b.window * 1000, edit_gap_ms=b.edit_gap * 1000)  # fmt: skip
+        except (RedisError, OSError) as exc:
+            # It stays counted from when it was taken: the window's margin covers the delay then.
+            log.info("rate limits: a call's end not counted in Redis (%s)", exc)
 
 
 class Flood(enum.Enum):

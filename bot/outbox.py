@@ -128,7 +128,7 @@ class Outbox:
         try:
             yield
         finally:
-            self.limiter.done(chat_id)
+            await self.limiter.done(chat_id)
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T | None:
         if (guard := GUARD.get()) is not None:

@@ -48,6 +48,23 @@ return 0
 """
 )
 
+# A call counted by TAKE_SLOT has ended: it counts from now, when Telegram has surely taken it, rather than from
+# when its slot was taken, so that however long it was on its way no window Telegram counts holds more than the
+# budget. KEYS as TAKE_SLOT's. ARGV: 1 now (ms), 2 the member it was counted as, 3 '1' when it was an edit (the
+# edits' pacing moves too), 4 the window (ms), 5 the edit gap (ms). Returns 1 when it moved, 0 when it is gone
+# (out of the window already) or counted later already.
+FINISH_SLOT = """
+local now = tonumber(ARGV[1])
+local at = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if not at or tonumber(at) >= now then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', now, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[4])) + 1000)
+if ARGV[3] == '1' and tonumber(redis.call('GET', KEYS[2]) or '-1e15') < now then
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', math.ceil(tonumber(ARGV[5])) + 1000)
+end
+return 1
+"""
+
 # One member's commands in a group: the window of those answered, and a single notice when the first one over
 # goes unanswered. KEYS: 1 the window, 2 the notice was given (a string that lives until the window has room
 # again); both in the chat's slot. ARGV: 1-3 the window's, 4 a member unique to this command. Returns 0: answer
@@ -72,6 +89,7 @@ class BudgetStore(Store):
     def __init__(self, redis: Any, keys: Keys, *, failed: Failed = ignore) -> None:
         super().__init__(redis, keys, failed=failed)
         self._take = self.script(TAKE_SLOT)
+        self._finish = self.script(FINISH_SLOT)
         self._command = self.script(TAKE_COMMAND)
 
     async def take(
@@ -90,6 +108,15 @@ class BudgetStore(Store):
         ]
         keys = [self.keys.limits(chat_id), self.keys.limits_edit(chat_id)]
         return float(await self._take(keys=keys, args=args))
+
+    async def finish(
+        self, chat_id: int, *, now_ms: float, member: str, edit: bool, window_ms: float, edit_gap_ms: float
+    ) -> bool:
+        """The call counted as ``member`` has ended: it counts from ``now_ms`` (and, an edit, the pacing of the
+        next one too). False when it was no longer in the window, or counted from later already."""
+        args: list[str | int] = [repr(now_ms), member, "1" if edit else "0", repr(window_ms), repr(edit_gap_ms)]
+        keys = [self.keys.limits(chat_id), self.keys.limits_edit(chat_id)]
+        return bool(await self._finish(keys=keys, args=args))
 
     async def take_command(
         self, chat_id: int, user_id: int, *, now_ms: float, window_ms: float, limit: int, member: str

@@ -45,8 +45,8 @@ class Granted:
             self.times.append((chat_id, now))
         return wait
 
-    def done(self, chat_id: int) -> None:
-        self.limiter.done(chat_id)
+    async def done(self, chat_id: int) -> None:
+        await self.limiter.done(chat_id)
 
 
 class TestSharedBudget:
@@ -102,6 +102,27 @@ class TestSharedBudget:
         times = sorted(at for _, at in granted)
         assert len(times) == 20 == len(bot.calls)
         assert all(b - a >= 1.0 - 1e-6 for a, b in itertools.pairwise(times))
+
+    async def test_a_call_counts_from_its_end(self, services: Services, backend: Backend, clock: Clock) -> None:
+        """A group's call 5 s on its way (a slow upload) counts from when it ended, as Telegram may have taken it
+        then: with 2 calls a 10 s window, the third waits until the slow one's end is 10 s behind, not its
+        start; an edit's pacing counts from its end too."""
+        budget = Budget(group_budget=2, group_window=10.0, edit_reserve=0)
+        limiter = SharedLimiter(BudgetStore(backend.client(), Keys(backend.prefix)), budget, clock)
+        assert await limiter.take(GROUP, edit=False) == 0
+        clock.now += 5.0  # on its way
+        await limiter.done(GROUP)
+        assert await limiter.take(GROUP, edit=False) == 0
+        await limiter.done(GROUP)
+        clock.now = 10.5  # the first call's start is a window behind, its end is not
+        assert await limiter.take(GROUP, edit=False) == pytest.approx(5.0 + budget.window - 10.5)
+        clock.now = 5.0 + budget.window
+        assert await limiter.take(GROUP, edit=True) == 0
+        clock.now += 1.0
+        await limiter.done(GROUP)
+        gap = budget.edit_gap
+        assert await limiter.take(GROUP - 1, edit=True) == 0  # another group's pacing is its own
+        assert await limiter.take(GROUP, edit=True) == pytest.approx(gap)  # from the edit's end, 1 s later
 
     async def test_redis_down(self, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
         """Redis does not answer: the budget is counted in the process meanwhile (one warning), so the bot can
