@@ -1163,6 +1163,19 @@ class FakeTelegram:
             lines.append(f"  {call.method} {chat} -> {call.status} {call.description} {text}".rstrip())
         return f"its last {len(calls)} calls of {len(self.calls)}:\n" + "\n".join(lines)
 
+    def calls_on(self, chat_id: int, message_id: int) -> list[str]:
+        """Each call that sent or edited the message, refused ones too, with its status and buttons' data (for a
+        failure's message: what became of one message)."""
+        lines = []
+        for c in self.calls:
+            touched = c.message_id if c.method.startswith("send") else c.params.get("message_id")
+            if str(c.params.get("chat_id")) != str(chat_id) or touched is None or int(touched) != message_id:
+                continue
+            markup = c.params.get("reply_markup") or {}
+            data = [b.get("callback_data") for row in markup.get("inline_keyboard", []) for b in row]
+            lines.append(f"{c.real:.3f} {c.method} {c.status} {c.description} {data}")
+        return lines
+
     async def quiet(self, period: float = 0.2, timeout: float = 10.0) -> None:
         """Wait until the bot has called no method (long polls aside) for ``period`` seconds."""
 

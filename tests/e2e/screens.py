@@ -184,21 +184,6 @@ async def assert_screens_caught_up(
         await asyncio.sleep(0.05)
 
 
-def calls_on(fake: FakeTelegram, chat_id: int, message_id: int) -> list[str]:
-    """Each call that sent or edited the message, with its status and buttons' data, for a failure's message."""
-    lines = []
-    for c in fake.calls:
-        if str(c.params.get("chat_id")) != str(chat_id):
-            continue
-        touched = c.message_id if c.method.startswith("send") else c.params.get("message_id")
-        if touched is None or int(touched) != message_id:
-            continue
-        markup = c.params.get("reply_markup")
-        data = [b.get("callback_data") for row in (markup or {}).get("inline_keyboard", []) for b in row]
-        lines.append(f"{c.real:.3f} {c.method} {c.status} {c.description} {data}")
-    return lines
-
-
 async def assert_final(
     fake: FakeTelegram, services: Services, match_id: str, group: int, tr: Translator, timeout: float = 120.0
 ) -> None:
@@ -228,7 +213,7 @@ async def assert_final(
         buttons = [b.get("callback_data") for b in shown.buttons()]
         assert buttons == rematch, (
             f"seat {seat}'s panel {panel} has the buttons {buttons}, not {rematch}; Redis: {messages};"
-            f" the panel's calls: {calls_on(fake, player.id, panel)}"
+            f" the panel's calls: {fake.calls_on(player.id, panel)}"
         )
         assert not [m for m in fake.chat_messages(player.id) if any(move_data(b) for b in m.buttons())]
     # (In a match played in private the chat's panels, which show the deal that just ended, are no results.)
