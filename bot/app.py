@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -32,7 +32,7 @@ from bot.i18n import I18n
 from bot.limits import Budget, CommandFlood, SharedLimiter
 from bot.members import TelegramMembers
 from bot.metrics import Metrics
-from bot.middlewares import ButtonMiddleware, CommandFloodMiddleware, LanguageMiddleware, UpdateMiddleware
+from bot.middlewares import ButtonMiddleware, CommandFloodMiddleware, Handled, LanguageMiddleware, UpdateMiddleware
 from bot.models import LANGS
 from bot.monitor import Exposition, TelegramCalls, metrics_server
 from bot.outbox import LimitMiddleware, Outbox
@@ -151,6 +151,8 @@ class App:
     """``/metrics``: its page."""
     tables: Tables | None = None
     """The Mini App (``bot.webapp``), when it is set up."""
+    handled: Handled = field(default_factory=Handled)
+    """Told of every update the dispatcher has finished with (``Handled``: the end-to-end tests listen)."""
 
     async def settled(self, timeout: float = SETTLE_WITHIN) -> None:
         """Wait until every due message was delivered and the outbox is empty (tests); AssertionError after
@@ -206,6 +208,7 @@ def create_dispatcher(
     painter: Painter | None,
     flood: CommandFlood,
     metrics: Metrics | None = None,
+    handled: Handled | None = None,
 ) -> Dispatcher:
     """The dispatcher: the services and the presenter as the handlers' parameters; de-duplication and the log
     line around every update; the languages around every handler. No FSM: the state of everything lives in
@@ -226,7 +229,7 @@ def create_dispatcher(
         painter=painter,
         disable_fsm=True,
     )
-    dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n, metrics))
+    dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n, metrics, handled))
     languages = LanguageMiddleware(services.chats, i18n)
     router = build_router()
     router.message.middleware(CommandFloodMiddleware(flood, languages))
@@ -267,7 +270,8 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
                           painter=painter, clock=clock.time)  # fmt: skip
     flood = CommandFlood(services.stores.budgets, limit=settings.command_limit, window=settings.command_window,
                          clock=clock.shared)  # fmt: skip
-    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood, metrics)
+    handled = Handled()
+    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood, metrics, handled)
     Timers(services, presenter, clock, metrics).register(services.scheduler)
     await adopt_jobs(services)
     await delivery.resume()
@@ -278,7 +282,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
         token = settings.bot_token.get_secret_value()
         tables = Tables(services, presenter, i18n, token=token, clock=clock.time)
     return App(bot, dispatcher, services, presenter, outbox, delivery, redis, services.scheduler, painter, reviewer,
-               metrics, exposition, tables)  # fmt: skip
+               metrics, exposition, tables, handled)  # fmt: skip
 
 
 async def adopt_jobs(services: Services) -> None:

@@ -41,13 +41,34 @@ def note_result(data: dict[str, Any], result: str) -> None:
         log_ctx["result"] = result
 
 
+class Handled:
+    """The bot's own notion of an update being done: told of each update this process has finished with (its
+    handler returned or failed, and whatever it writes after its last Telegram call is written), it tells those
+    who listen. The end-to-end tests listen, so that a step that sends an update returns only once the bot is
+    done with it (``FakeTelegram.done``); nothing listens in production."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[int], None]] = []
+
+    def listen(self, listener: Callable[[int], None]) -> None:
+        """Call ``listener(update_id)`` for every update handled from now on."""
+        self._listeners.append(listener)
+
+    def done(self, update_id: int) -> None:
+        for listener in self._listeners:
+            listener(update_id)
+
+
 class UpdateMiddleware(BaseMiddleware):
     """Skips an update delivered twice, logs and counts each one, and answers when Redis is down."""
 
-    def __init__(self, updates: UpdateMarks, i18n: I18n, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, updates: UpdateMarks, i18n: I18n, metrics: Metrics | None = None, handled: Handled | None = None
+    ) -> None:
         self.updates = updates
         self.i18n = i18n
         self.metrics = metrics or Metrics()
+        self.handled = handled or Handled()
         # Who handles an update, unique in every process: made here, not at import (a process forked from one
         # that imported the bot would share a module's token with its siblings, and take their marks for its own).
         self._process = secrets.token_hex(8)
@@ -99,6 +120,7 @@ class UpdateMiddleware(BaseMiddleware):
             return None
         finally:
             self._handled(event, kind, context, time.perf_counter() - started, data)
+            self.handled.done(event.update_id)
 
     def _handled(self, event: Update, kind: str, context: dict[str, Any], seconds: float, data: dict[str, Any]) -> None:
         """The update's log line and its count. The line's fields go with the record too (``fields``): the JSON

@@ -67,6 +67,7 @@ async def running_bot(
     )
     app = await create_app(settings, redis=redis, clock=clock)
     await set_commands(app.bot, app.presenter.i18n)
+    fake.listen(app.handled)  # a step that sends an update returns once this bot is done with it
     polling = asyncio.create_task(
         app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1, close_bot_session=False)
     )
@@ -75,6 +76,7 @@ async def running_bot(
         await fake.wait_for(lambda: fake.polls > 0, what="the bot to poll")
         yield app
     finally:
+        fake.unlisten()
         with contextlib.suppress(RuntimeError):
             await app.dispatcher.stop_polling()
         fake.wake()

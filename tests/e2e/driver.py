@@ -74,17 +74,22 @@ def url_button(sent: Sent) -> str:
 
 
 async def start_bot(fake: FakeTelegram, user: FakeUser) -> None:
-    """The user opens the bot in private and gets the welcome."""
+    """The user opens the bot in private and gets the welcome (once the bot is done with the /start)."""
     seen = len(fake.chat_messages(user.id))
     fake.send_text(user, user.id, "/start")
+    update = fake.newest_update
     await fake.wait_for(lambda: len(fake.chat_messages(user.id)) > seen, what=f"welcome of {user.first_name}")
+    await fake.done(update)
 
 
-async def reply_in(fake: FakeTelegram, chat_id: int, after: int, what: str) -> Sent:
-    """The first message the bot sends to ``chat_id`` with an id above ``after``."""
+async def reply_in(fake: FakeTelegram, chat_id: int, after: int, what: str, *, update: int | None = None) -> Sent:
+    """The first message the bot sends to ``chat_id`` with an id above ``after``; with ``update``, returned once
+    the bot is done with that update too (what its handler writes after sending is written)."""
     found: Sent = await fake.wait_for(
         lambda: next((m for m in fake.chat_messages(chat_id) if m.message_id > after), None), what=what
     )
+    if update is not None:
+        await fake.done(update)
     return found
 
 
@@ -97,7 +102,7 @@ async def ask(fake: FakeTelegram, user: FakeUser, chat_id: int, text: str) -> Se
     """The user writes ``text`` in a chat (their own id: in private); returns the bot's first message after it."""
     after = newest_id(fake, chat_id)
     fake.send_text(user, chat_id, text)
-    return await reply_in(fake, chat_id, after, f"an answer to {text}")
+    return await reply_in(fake, chat_id, after, f"an answer to {text}", update=fake.newest_update)
 
 
 async def challenge(
@@ -112,7 +117,7 @@ async def challenge(
     """``/play [args]`` in the group (in its forum topic ``topic``); returns the challenge message."""
     after = newest_id(fake, group)
     fake.send_text(creator, group, f"/play {args}".strip(), reply_to=reply_to, topic=topic)
-    return await reply_in(fake, group, after, "the challenge")
+    return await reply_in(fake, group, after, "the challenge", update=fake.newest_update)
 
 
 async def join_by_link(fake: FakeTelegram, user: FakeUser, challenge_message: Sent) -> None:
@@ -120,6 +125,7 @@ async def join_by_link(fake: FakeTelegram, user: FakeUser, challenge_message: Se
     started the bot): the user sends ``/start j_<id>`` in private."""
     challenge_id = button(challenge_message, "j:")["callback_data"].removeprefix("j:")
     fake.send_text(user, user.id, f"/start j_{challenge_id}")
+    await fake.done(fake.newest_update)
 
 
 async def new_match(
@@ -258,14 +264,23 @@ def _moved_on(fake: FakeTelegram, players: tuple[FakeUser, FakeUser], version: i
 async def surrender_question(fake: FakeTelegram, user: FakeUser, group: int, match_id: str) -> Sent:
     """``/surrender`` in the group; returns the question (found by its buttons: results of a match that just
     ended may still be reaching the group)."""
+    after = newest_id(fake, group)
     fake.send_text(user, group, "/surrender")
+    update = fake.newest_update
     data = f"s:{match_id}:{user.id}:1"
+    # A question asked before (answered, its edit on its way) is not this one.
     found: Sent = await fake.wait_for(
         lambda: next(
-            (m for m in fake.chat_messages(group) if any(b.get("callback_data") == data for b in m.buttons())), None
+            (
+                m
+                for m in fake.chat_messages(group)
+                if m.message_id > after and any(b.get("callback_data") == data for b in m.buttons())
+            ),
+            None,
         ),
         what="the surrender question",
     )
+    await fake.done(update)
     return found
 
 
@@ -283,5 +298,5 @@ async def set_group_lang(fake: FakeTelegram, user: FakeUser, group: int, lang: s
     """``/lang`` in the group, then the language's button; returns the answer to the press."""
     after = newest_id(fake, group)
     fake.send_text(user, group, "/lang")
-    menu = await reply_in(fake, group, after, "the language menu")
+    menu = await reply_in(fake, group, after, "the language menu", update=fake.newest_update)
     return await fake.wait_answer(fake.press(user, menu, button(menu, f"l:{lang}")["callback_data"]))

@@ -206,6 +206,19 @@ class FakeTelegram:
         self._again: list[dict[str, Any]] = []
         self.last_update_id = 0
         """The id of the update the last press made."""
+        self.newest_update = 0
+        """The id of the newest update of any kind (the last message written, press, inline query...)."""
+        self.update_of: dict[str, int] = {}
+        """The update each press came in (by its callback query id; a press delivered again: the newest)."""
+        self.handled: set[int] = set()
+        """The updates a bot said it has finished with (``bot.middlewares.Handled``)."""
+        self._handled_events: dict[int, asyncio.Event] = {}
+        self.listening = 0
+        """How many bots (in this test's process) tell the fake when they are done with an update (``listen``):
+        while none does (a bot that runs as a process of its own), ``done`` waits for nothing."""
+        self.thumb: Thumb | None = None
+        """The fastest thumb (``Thumb``): while set, a person acts on a message the moment it is sent, before the
+        send's answer reaches the bot."""
         self._message_ids = itertools.count(100)
         self._callback_ids = itertools.count(9000)
         self.pressed: list[str] = []
@@ -846,6 +859,7 @@ class FakeTelegram:
     def _push(self, update: dict[str, Any]) -> int:
         update_id = next(self._update_ids)
         update["update_id"] = update_id
+        self.newest_update = update_id
         self.updates.append(update)
         self._new_update.set()
         if self.webhook is not None and self._wanted(update):
@@ -1024,6 +1038,7 @@ class FakeTelegram:
                 }
             }
         )
+        self.update_of[query_id] = self.last_update_id
         return query_id
 
     def inline_query(self, user: FakeUser, query: str = "", *, chat_type: str = "private") -> str:
@@ -1075,6 +1090,7 @@ class FakeTelegram:
         press = {"id": query_id, "from": user.as_dict(), "chat_instance": f"ci{chat}", "data": callback_data,
                  "inline_message_id": inline_id}  # fmt: skip
         self.last_update_id = self._push({"callback_query": press})
+        self.update_of[query_id] = self.last_update_id
         return query_id
 
     # -- what tests look at ------------------------------------------------------
@@ -1114,7 +1130,9 @@ class FakeTelegram:
             best = max(best, end - start + 1)
         return best
 
-    async def wait_answer(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
+    async def wait_answer(self, query_id: str, timeout: float = 10.0, *, handled: bool = True) -> dict[str, Any]:
+        """The bot's answer to a press, once the bot is done with the press's update (``done``; ``handled=False``:
+        as soon as the answer comes, the handler may still be at work)."""
         if query_id not in self.answers:
             event = self._answer_events.setdefault(query_id, asyncio.Event())
             try:
@@ -1122,7 +1140,40 @@ class FakeTelegram:
             except TimeoutError:
                 seen = self.lately()
                 raise AssertionError(f"callback {query_id} was not answered in {timeout:.0f} s; {seen}") from None
+        if handled and query_id in self.update_of:
+            await self.done(self.update_of[query_id])
         return self.answers[query_id]
+
+    # -- when the bot is done with an update -----------------------------------------------
+
+    def listen(self, handled: Any) -> None:
+        """A bot of this process tells the fake of each update it is done with (``bot.middlewares.Handled``)."""
+        self.listening += 1
+        handled.listen(self.update_done)
+
+    def unlisten(self) -> None:
+        """That bot has stopped."""
+        self.listening -= 1
+
+    def update_done(self, update_id: int) -> None:
+        self.handled.add(update_id)
+        self._wake(self._handled_events.pop(update_id, None))
+
+    async def done(self, update_id: int, timeout: float = WAIT_FOR) -> None:
+        """Return once a bot said it is done with the update (its handler ended, with everything it writes after
+        its Telegram calls): a step that sends an update waits for the bot, not for luck. Nothing to wait for
+        while no bot of this process listens, or for an update of a type the bot did not ask for."""
+        update = next((u for u in reversed(self.updates) if u["update_id"] == update_id), None)
+        if self.listening <= 0 or update_id in self.handled or update is None or not self._wanted(update):
+            return
+        event = self._handled_events.setdefault(update_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            kind = next(k for k in update if k != "update_id")
+            raise AssertionError(
+                f"the bot was not done with update {update_id} ({kind}) within {timeout:.0f} s; {self.lately()}"
+            ) from None
 
     async def wait_change(self, chat_id: int, timeout: float) -> None:
         """Return once a message of the chat is sent, edited or deleted (or ``timeout`` passed)."""

@@ -172,8 +172,9 @@ async def test_a_match_before_replays(fake: FakeTelegram, prefix: str, cleanup_r
         assert "✋" not in opened.text and replay_buttons(opened)
         # The last deal is still the record's own: it replays whole.
         last = len(record.log) - 1
+        before = opened.text
         assert not await press(fake, BOB, opened, f"{REPLAY}{record.id}:{last - 1}:0:N")
-        text = await edited(fake, opened, opened.text)
+        text = await edited(fake, opened, before)
         assert tr("replay-not-kept", deal=last + 1) not in text and "✋" in text
 
 
