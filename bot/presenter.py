@@ -28,6 +28,7 @@ from bot.outbox import Outbox, in_topic
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
 from bot.services.records import Records
+from bot.services.tournaments import Binding
 
 log = logging.getLogger(__name__)
 
@@ -273,6 +274,16 @@ class Presenter:
         except TelegramBadRequest as exc:
             log.info("group %s refused the message of tournament %s (%s)", t.chat_id, t.id, exc.message)
         return None
+
+    async def tournament_bound(self, binding: Binding) -> None:
+        """A message just posted was bound to its tournament (``Tournaments.bind_message``): the one it replaced
+        loses its buttons (or it does, when a newer one is the tournament's), and it is edited to the tournament as
+        it is now when that changed after it was rendered (a press came between)."""
+        t = binding.tournament
+        if binding.retire is not None:
+            await self.retire_tournament_message(t, binding.retire)
+        if binding.current and binding.behind:
+            self.tournament_board(t)
 
     async def retire_tournament_message(self, t: Tournament, message_id: int) -> None:
         """A message of the tournament that is not its message any more loses its buttons (nothing happens when it

@@ -119,7 +119,9 @@ class Timers:
         if posted:
             message_id = await self.presenter.tournament_message(t)
             if message_id is not None:
-                t, _ = await self.tournaments.set_message(t.id, message_id)
+                binding = await self.tournaments.bind_message(t.id, t.chat_id, message_id, seen=t.version)
+                await self.presenter.tournament_bound(binding)
+                t = binding.tournament
         for record in progress.started:
             self.presenter.start_match(record)
         if progress.forfeits:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import Router
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import RematchCb
 from bot.i18n import Translator
@@ -14,7 +14,7 @@ from bot.presenter import Presenter
 from bot.routers.common import person, rejection_text
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
-from bot.services.rematches import Rematches, Step
+from bot.services.rematches import Pressed, Rematches, Step
 
 
 async def rematch(
@@ -29,8 +29,12 @@ async def rematch(
     """A player of a finished match pressed 🔁 (under its result in the group, or on their last panel): the first
     press asks the other player, the other's starts the next match (against the computer, at once)."""
     log_ctx.update(match=callback_data.m, action="rematch")
+    message = query.message
+    on = None
+    if isinstance(message, Message):
+        on = Pressed(message.chat.id, message.message_id, photo=message.photo is not None)
     try:
-        done = await rematches.press(callback_data.m, await person(query.from_user, chats))
+        done = await rematches.press(callback_data.m, await person(query.from_user, chats), on=on)
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await query.answer(rejection_text(user_tr, exc))

@@ -122,15 +122,20 @@ async def tournament_command(
             await repost(found, tournaments, presenter)
         return
     log_ctx["action"] = f"tournament:{t.preset}"
-    await tournaments.set_message(t.id, await presenter.post_tournament(t))
+    await post(t, tournaments, presenter)
 
 
 async def repost(t: Tournament, tournaments: Tournaments, presenter: Presenter) -> None:
     """The tournament's message again at the bottom of its chat, with its buttons; it becomes the tournament's,
     and the one before loses its buttons (if it is still there)."""
-    t, before = await tournaments.set_message(t.id, await presenter.post_tournament(t))
-    if before is not None and before != t.message_id:
-        await presenter.retire_tournament_message(t, before)
+    await post(t, tournaments, presenter)
+
+
+async def post(t: Tournament, tournaments: Tournaments, presenter: Presenter) -> None:
+    """Post the tournament's message and bind it (``Tournaments.bind_message``): a press on it may have come
+    first, and is then what bound it."""
+    message_id = await presenter.post_tournament(t)
+    await presenter.tournament_bound(await tournaments.bind_message(t.id, t.chat_id, message_id, seen=t.version))
 
 
 async def kick(
@@ -206,13 +211,17 @@ async def pressed(
         await query.answer(tr("toast-tournament-gone"))
         return
     message = query.message
-    if isinstance(message, Message) and t.message_id is not None and (message.chat.id, message.message_id) != (
-        t.chat_id, t.message_id
-    ):  # fmt: skip
-        # Not the tournament's message (one it left when posted again, or another chat's): a stale press.
-        log_ctx["result"] = Rejection.STALE.value
-        await query.answer(tr("toast-stale"))
-        return
+    binding = None
+    if isinstance(message, Message) and (message.chat.id, message.message_id) != (t.chat_id, t.message_id):
+        # A message that carries the tournament's buttons and is newer than its message is one the bot has just
+        # posted and not yet written down (the press came first): it is the tournament's message now, as it will
+        # be a moment later. An older one (left when it was posted again), or another chat's, is stale.
+        binding = await tournaments.bind_message(t.id, message.chat.id, message.message_id)
+        if not binding.current:
+            log_ctx["result"] = Rejection.STALE.value
+            await query.answer(tr("toast-stale"))
+            return
+        t = binding.tournament
     try:
         if callback_data.a == "j":
             await _join(query, t, tournaments, chats, presenter, tr, log_ctx)
@@ -225,6 +234,8 @@ async def pressed(
     except Rejected as exc:
         log_ctx["result"] = exc.reason.value
         await query.answer(refusal(tr, exc), show_alert=exc.reason is Rejection.TOURNAMENT_SMALL)
+    if binding is not None and binding.retire is not None:  # after the answer: a chat's call may wait its turn
+        await presenter.retire_tournament_message(binding.tournament, binding.retire)
 
 
 async def _join(

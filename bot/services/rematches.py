@@ -42,6 +42,16 @@ class Step(enum.Enum):
     """The other player's press (or one against the computer): the next match began."""
 
 
+@dataclass(frozen=True)
+class Pressed:
+    """The message a rematch button was pressed on."""
+
+    chat_id: int
+    message_id: int
+    photo: bool
+    """Whether it is a picture (the match card, whose caption is the result)."""
+
+
 @dataclass
 class Rematch:
     step: Step
@@ -75,13 +85,23 @@ class Rematches:
         """Tells the finished match's open Mini App pages (``Moves.announce``) that its rematch was asked for or
         begun, from whichever button: the page's own, the group's, the inline message's."""
 
-    async def press(self, match_id: str, presser: Player) -> Rematch:
+    async def press(self, match_id: str, presser: Player, *, on: Pressed | None = None) -> Rematch:
         """A player of the finished match ``match_id`` pressed its rematch button (``presser``: as they are now,
-        their name and language)."""
+        their name and language); ``on``: the message it was on."""
+        if on is not None:
+            await self._pressed_on(match_id, on)
         done = await self._press(match_id, presser)
         if done.step is not Step.WAITING and self.announce is not None:
             await self.announce(done.old.id, -1)
         return done
+
+    async def _pressed_on(self, match_id: str, on: Pressed) -> None:
+        """A press on the match's result in its group, newer than the result Redis knows: the group lane has just
+        posted it and not yet recorded it (the press came first). It is the result now, as it will be a moment
+        later, so what the press edits (who asked for the rematch) goes on it."""
+        old, _ = await self.records.peek(match_id)
+        if on.chat_id == old.chat_id and old.private_seat is None and not old.is_active:
+            await self.matches.result_pressed(match_id, on.message_id, photo=on.photo)
 
     async def _press(self, match_id: str, presser: Player) -> Rematch:
         old, match = await self.records.peek(match_id)

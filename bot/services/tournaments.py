@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.models import Entrant, Lang, Player, Rejection, Tournament
 from bot.scheduler import Scheduler, tournament_job
@@ -26,11 +27,28 @@ from bot.storage.results import ResultStore
 from bot.storage.tournaments import TournamentStore
 from engine import find_preset
 
+MAX_WRITES = 8
+"""Attempts of a compare-and-set write before ``BUSY``."""
 SIGNUP = 86400
 """Seconds a sign-up stays open unless started."""
 NO_CLOCK = 86400
 """Seconds for a move in a tournament match of a group whose clock is off (a tournament always ends); also how
 long a pairing there waits for a player busy in another match before it is forfeited."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What binding a message to its tournament did (``Tournaments.bind_message``)."""
+
+    tournament: Tournament
+    """The tournament as it is now."""
+    current: bool
+    """Whether the message is the tournament's message (now, or already)."""
+    retire: int | None
+    """A message of the tournament that is not its message: the one the message replaced, or the message itself when
+    a newer one is the tournament's; it loses its buttons."""
+    behind: bool
+    """The tournament changed after the poster rendered the message (a press came between): it is edited to now."""
 
 
 class Tournaments:
@@ -99,17 +117,29 @@ class Tournaments:
             raise Rejected(Rejection.TOURNAMENT_ON)
         return t
 
-    async def set_message(self, tournament_id: str, message_id: int) -> tuple[Tournament, int | None]:
-        """The tournament's message is ``message_id`` from now on (its first, or one posted again); the tournament
-        and the id of its message before (None: it had none)."""
-        before: int | None = None
-
-        def change(t: Tournament) -> None:
-            nonlocal before
+    async def bind_message(
+        self, tournament_id: str, chat_id: int, message_id: int, *, seen: int | None = None
+    ) -> Binding:
+        """A message of the tournament's (one just posted, or one pressed that the bot had not yet written down)
+        is its message from now on, unless a newer one is: message ids only grow in a chat, so the newest message
+        that carries the tournament's buttons is its message, whoever learns of it first (the poster from
+        Telegram's answer, or a press from the message itself). ``seen``: the version the poster rendered.
+        Nothing is written when the message is the tournament's already, or older than its message."""
+        for _ in range(MAX_WRITES):
+            raw = await self.store.read(tournament_id)
+            if raw is None:
+                raise Rejected(Rejection.NO_TOURNAMENT)
+            t = Tournament.model_validate_json(raw)
+            behind = seen is not None and t.version != seen
+            if t.chat_id != chat_id or (t.message_id is not None and message_id < t.message_id):
+                # Another chat's (the group became a supergroup), or an older message than the tournament's.
+                return Binding(t, current=False, retire=message_id, behind=False)
+            if t.message_id == message_id:
+                return Binding(t, current=True, retire=None, behind=behind)
             before, t.message_id = t.message_id, message_id
-
-        t = await self.book.update(tournament_id, change)
-        return t, before
+            if await self.book.write(t, raw):
+                return Binding(t, current=True, retire=before, behind=behind)
+        raise Rejected(Rejection.BUSY)
 
     async def _may_join(self, tournament_id: str, user_id: int) -> None:
         """Refuse ``user_id`` unless they are in the tournament's own chat."""

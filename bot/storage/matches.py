@@ -136,6 +136,18 @@ return 1
 
 SHOWN = _shown("#ARGV")
 
+# A press on the match's result in its group, on a message newer than the result Redis knows (or before it
+# knows one): the result the group lane has just posted and not yet recorded. It is the result from now on (what
+# the lane records next names the same message). KEYS: 1 match. ARGV: 1 message id, 2 1 for a picture (the
+# card), else 0. Returns 1 when recorded.
+RESULT_PRESSED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local known = redis.call('HGET', KEYS[1], 'r')
+if known and tonumber(known) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'r', ARGV[1], 'rp', ARGV[2])
+return 1
+"""
+
 
 # Whether a match's screens are up to date, in the match's slot: no post left, no finish pending,
 # and the table and both panels at the match's version (or not to be delivered: ARGV[1] is '1'
@@ -295,6 +307,7 @@ class MatchStore(Store):
         self._create = self.script(CREATE_MATCH)
         self._pop_post = self.script(POP_POST)
         self._shown = self.script(SHOWN)
+        self._result_pressed = self.script(RESULT_PRESSED)
         self._settled = self.script(SETTLED)
         self._settle_here = self.script(SETTLE_HERE)
         self._mark_due = self.script(MARK_DUE)
@@ -358,6 +371,11 @@ class MatchStore(Store):
             await self.run(self._shown, keys, args)
         else:
             await self.run(self._shown_marking, [*keys, self.keys.screens_due()], [*args, match_id, self.clock()])
+
+    async def result_pressed(self, match_id: str, message_id: int, *, photo: bool) -> bool:
+        """A press came on the match's result ``message_id`` in its group: the result from now on unless Redis
+        knows that one or a newer (``RESULT_PRESSED``); True when recorded."""
+        return bool(await self.run(self._result_pressed, [self.keys.match(match_id)], [message_id, int(photo)]))
 
     async def posted(self, match_id: str, post: str) -> None:
         """The oldest result of the match was posted."""

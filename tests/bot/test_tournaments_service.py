@@ -307,10 +307,33 @@ class TestOrganiser:
 
     async def test_message_posted_again(self, services: Services) -> None:
         t = await services.tournaments.open(CHAT, ALA, "bingo", 1, "ru", thread_id=None)
-        t, before = await services.tournaments.set_message(t.id, 10)
-        assert before is None
-        t, before = await services.tournaments.set_message(t.id, 11)
-        assert before == 10 and t.message_id == 11
+        bound = await services.tournaments.bind_message(t.id, CHAT, 10, seen=t.version)
+        assert bound.current and bound.retire is None and not bound.behind
+        bound = await services.tournaments.bind_message(t.id, CHAT, 11, seen=bound.tournament.version)
+        assert bound.current and bound.retire == 10 and bound.tournament.message_id == 11
+
+    async def test_the_newest_message_wins(self, services: Services) -> None:
+        """Message ids grow in a chat: an older message bound after a newer one (two posts racing, a press on a
+        message left behind) is not the tournament's, and loses its buttons; the same one again changes nothing;
+        another chat's is never bound."""
+        t = await services.tournaments.open(CHAT, ALA, "bingo", 1, "ru", thread_id=None)
+        newer = await services.tournaments.bind_message(t.id, CHAT, 21)
+        older = await services.tournaments.bind_message(t.id, CHAT, 20, seen=t.version)
+        assert not older.current and older.retire == 20 and older.tournament.message_id == 21
+        again = await services.tournaments.bind_message(t.id, CHAT, 21, seen=newer.tournament.version)
+        assert again.current and again.retire is None and not again.behind
+        assert again.tournament.version == newer.tournament.version
+        elsewhere = await services.tournaments.bind_message(t.id, OTHER_CHAT, 99)
+        assert not elsewhere.current and elsewhere.tournament.message_id == 21
+
+    async def test_a_press_that_came_first_leaves_the_poster_behind(self, services: Services) -> None:
+        """A press bound the new message (and acted) before the poster: the poster finds it bound, and behind what
+        it rendered, so it edits it to now."""
+        t = await services.tournaments.open(CHAT, ALA, "bingo", 1, "ru", thread_id=None)
+        await services.tournaments.bind_message(t.id, CHAT, 30)
+        await services.tournaments.toggle(t.id, BOB)
+        poster = await services.tournaments.bind_message(t.id, CHAT, 30, seen=t.version)
+        assert poster.current and poster.retire is None and poster.behind
 
 
 class TestSupergroup:

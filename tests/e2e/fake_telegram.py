@@ -34,7 +34,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +122,37 @@ class Sent:
         if not self.reply_markup:
             return []
         return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
+
+
+THUMB_HOLD = 10.0
+"""Real seconds at most a send's answer waits for the fastest thumb's act on its message (a bot that made the press
+wait for the send's answer would hold both until then; the sweep then fails saying the press waited)."""
+
+
+@dataclass
+class Acted:
+    """What the fastest thumb did to one message."""
+
+    message: Sent
+    method: str
+    """The call that sent it (``sendMessage``, ``sendPhoto``)."""
+    in_the_gap: bool
+    """Whether the act ended while the send's answer was still held from the bot (it did not have to wait for it)."""
+    result: Any = None
+
+
+@dataclass
+class Thumb:
+    """The fastest thumb: a person who acts on a message the instant Telegram shows it, before the answer to the
+    bot's send reaches the bot (the bot has not yet learnt the message's id, let alone written it down).
+
+    ``act`` is shown every message the bot sends (while the thumb is set); for one it acts on it returns a coroutine
+    (a press, a deep link followed, the Mini App opened) and the send's answer is held until that ends
+    (``THUMB_HOLD`` seconds at most). ``times``: how many messages it acts on before it is spent."""
+
+    act: Callable[[Sent], Awaitable[Any] | None]
+    times: int = 1
+    acted: list[Acted] = field(default_factory=list)
 
 
 HTML_TAGS = {
@@ -382,7 +413,29 @@ class FakeTelegram:
         self.calls.append(
             Call(arrived, method, params, status, body.get("description", ""), thread=thread, message_id=message_id)
         )
+        if self.thumb is not None and status == 200 and method in ("sendMessage", "sendPhoto") and message_id:
+            await self._thumb(method, int(params["chat_id"]), int(message_id))
         return web.json_response(body, status=status)
+
+    async def _thumb(self, method: str, chat_id: int, message_id: int) -> None:
+        """The fastest thumb acts on the message just sent, while its send's answer waits (``Thumb``)."""
+        thumb, sent = self.thumb, self.messages.get((chat_id, message_id))
+        if thumb is None or sent is None:
+            return
+        job = thumb.act(sent)
+        if job is None:
+            return
+        thumb.times -= 1
+        if thumb.times <= 0:
+            self.thumb = None
+        task = asyncio.ensure_future(job)
+        finished, _ = await asyncio.wait({task}, timeout=THUMB_HOLD)
+        acted = Acted(sent, method, bool(finished))
+        thumb.acted.append(acted)
+        if finished:
+            acted.result = task.result()
+        else:
+            task.add_done_callback(lambda t: setattr(acted, "result", None if t.cancelled() else t.result()))
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         now = self.clock()
@@ -1060,9 +1113,13 @@ class FakeTelegram:
                 raise AssertionError(f"no answer to inline query {query_id} within {timeout:.0f} s") from None
         return self.inline_answers[query_id]
 
-    def choose_inline(self, user: FakeUser, query_id: str, result_id: str, chat_id: int) -> tuple[str, Sent]:
+    def choose_inline(
+        self, user: FakeUser, query_id: str, result_id: str, chat_id: int, *, feedback: bool = True
+    ) -> tuple[str, Sent]:
         """The user picks a result: Telegram posts it "via @bot" in ``chat_id`` (a chat the bot need not be in),
-        with the result's buttons; its ``inline_message_id`` and the message."""
+        with the result's buttons; its ``inline_message_id`` and the message. ``feedback=False``: the
+        ``chosen_inline_result`` is not sent yet (``inline_feedback_now`` sends it: a press on the message may come
+        first)."""
         answer = self.inline_answers[query_id]
         result = next(r for r in answer["results"] if str(r["id"]) == result_id)
         content = result["input_message_content"]
@@ -1072,12 +1129,19 @@ class FakeTelegram:
         sent.markups.append(sent.reply_markup)
         self.inline_messages[inline_id] = sent
         self._changed(chat_id)
-        if self.inline_feedback:
-            chosen = {"result_id": result_id, "from": user.as_dict(), "query": self.inline_queries.get(query_id, "")}
-            if result.get("reply_markup"):  # Telegram: only a message with an inline keyboard can be edited
-                chosen["inline_message_id"] = inline_id
-            self._push({"chosen_inline_result": chosen})
+        if feedback:
+            self.inline_feedback_now(user, query_id, result_id, inline_id)
         return inline_id, sent
+
+    def inline_feedback_now(self, user: FakeUser, query_id: str, result_id: str, inline_id: str) -> int | None:
+        """The ``chosen_inline_result`` of a result the user posted (when inline feedback is on); its update's id."""
+        if not self.inline_feedback:
+            return None
+        result = next(r for r in self.inline_answers[query_id]["results"] if str(r["id"]) == result_id)
+        chosen = {"result_id": result_id, "from": user.as_dict(), "query": self.inline_queries.get(query_id, "")}
+        if result.get("reply_markup"):  # Telegram: only a message with an inline keyboard can be edited
+            chosen["inline_message_id"] = inline_id
+        return self._push({"chosen_inline_result": chosen})
 
     def press_inline(self, user: FakeUser, inline_id: str, callback_data: str) -> str:
         """The user presses a button of a message posted via the bot: the callback has ``inline_message_id`` and
