@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-HANGING = '''
+HANGING = """
 import asyncio
 import threading
 
@@ -25,7 +25,7 @@ async def test_awaits_forever() -> None:
 
 def test_blocks() -> None:
     threading.Event().wait()  # blocked forever
-'''
+"""
 
 
 def test_a_hanging_test_prints_its_stacks_and_fails(tmp_path: Path) -> None:

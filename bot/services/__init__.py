@@ -145,7 +145,15 @@ class Services:
         authority = Authority(membership)
         fairness = Fairness(stores.chats)
         challenges = Challenges(
-            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, authority, fairness,
+            stores.challenges,
+            stores.matches,
+            records,
+            chats,
+            seats,
+            scheduler,
+            terms,
+            authority,
+            fairness,
             clock=clock.time,
         )
         return cls(

@@ -17,8 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:TEST-token"
 
 
-
-
 def bot_env(**settings: str | None) -> dict[str, str]:
     """The environment of a bot process: this one's, less every setting, plus ``settings`` (None: unset)."""
     env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}

@@ -97,7 +97,12 @@ async def scene_of(prefix: str, *, active_ttl: int = 14 * DAY, pictures: bool = 
     try:
         async with (
             running_bot(
-                fake, prefix, clock=clock, turn_timeout=TIMEOUT, active_ttl=active_ttl, pictures=pictures,
+                fake,
+                prefix,
+                clock=clock,
+                turn_timeout=TIMEOUT,
+                active_ttl=active_ttl,
+                pictures=pictures,
                 postmortems=pictures,
             ) as app,
             clock.ticking(step=0.01, every=0.005),
