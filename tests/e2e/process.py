@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.forks import ForkedProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:TEST-token"
+HANDLED = re.compile(r'\bupdate=(\d+) kind=|"update": (\d+), "kind"')
+"""The line the bot logs when it is done with an update (``UpdateMiddleware``; text or JSON logs)."""
 
 
 def bot_env(**settings: str | None) -> dict[str, str]:
@@ -86,8 +90,13 @@ class BotProcess:
         log: Path | None = None,
         module: str = "bot",
         fork: bool = True,
+        fake: FakeTelegram | None = None,
     ) -> None:
         self.env = env
+        self.fake = fake
+        """The fake Bot API the bot talks to: told of each update the bot is done with, by the line the bot logs
+        when it is (``UpdateMiddleware``), so that a step that sends an update waits for the bot
+        (``FakeTelegram.done``)."""
         self.module = module
         self.fork = fork
         """Forked from a process that imported the bot (``forks.py``), else a new ``python -m``."""
@@ -101,6 +110,8 @@ class BotProcess:
         self._reader: asyncio.Task[None] | None = None
 
     async def start(self) -> BotProcess:
+        if self.fake is not None:
+            self.fake.listening += 1
         if self.fork:
             self._process = await ForkedProcess.start(self.module, self.args, self.env, self.cwd)
             self._reader = asyncio.create_task(self._read())
@@ -122,12 +133,21 @@ class BotProcess:
     async def _read(self) -> None:
         assert self._process is not None and self._process.stderr is not None
         with contextlib.ExitStack() as stack:
+            if self.fake is not None:
+                stack.callback(self._deaf)
             file = stack.enter_context(self.log.open("a", encoding="utf-8")) if self.log is not None else None
             async for line in self._process.stderr:
                 text = line.decode(errors="replace").rstrip("\n")
                 self.lines.append(text)
+                if self.fake is not None and (done := HANDLED.search(text)) is not None:
+                    self.fake.update_done(int(done.group(1) or done.group(2)))
                 if file is not None:
                     print(text, file=file, flush=True)
+
+    def _deaf(self) -> None:
+        """The process ended (its stderr closed): it tells the fake of no more updates."""
+        assert self.fake is not None
+        self.fake.listening -= 1
 
     @property
     def pid(self) -> int:
@@ -194,9 +214,11 @@ class BotProcess:
 class RestartingBot:
     """``python -m bot`` that a test kills (-9) and starts again; ``outputs`` has each process's log."""
 
-    def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
+    def __init__(self, env: dict[str, str], log: Path | None = None, *, fake: FakeTelegram | None = None) -> None:
         self.env = env
         self.log = log
+        self.fake = fake
+        """Told of each update a process is done with (``BotProcess.fake``)."""
         self.process: BotProcess | None = None
         self.outputs: list[str] = []
         self.starts = 0
@@ -207,7 +229,7 @@ class RestartingBot:
 
     async def start(self) -> None:
         self.started_at.append(time.monotonic())
-        self.process = await BotProcess(self.env, log=self.log).start()
+        self.process = await BotProcess(self.env, log=self.log, fake=self.fake).start()
         self.starts += 1
         await self.process.wait_line(lambda s: "polling" in s and "bot.app" in s, what="polling")
 

@@ -176,7 +176,7 @@ class TestKnockout:
         result counted once, the champion announced once."""
         rng = random.Random(8)
         env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix)
-        bot = RestartingBot(env)
+        bot = RestartingBot(env, fake=fake)
         try:
             await bot.start()
             for user in PLAYERS:

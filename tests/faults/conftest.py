@@ -44,7 +44,8 @@ async def outside(own_redis: ControlledRedis) -> AsyncIterator[Services]:
 async def bot(fake: FakeTelegram, own_redis: ControlledRedis) -> AsyncIterator[RestartingBot]:
     """The bot process on the test's Redis (started by the test; killed at its end)."""
     runner = RestartingBot(
-        bot_env(telegram_api_base=fake.base, redis_url=own_redis.url, redis_prefix=PREFIX, turn_timeout="0")
+        bot_env(telegram_api_base=fake.base, redis_url=own_redis.url, redis_prefix=PREFIX, turn_timeout="0"),
+        fake=fake,
     )
     yield runner
     await runner.close()
