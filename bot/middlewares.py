@@ -239,9 +239,11 @@ class CommandFloodMiddleware(BaseMiddleware):
         return None
 
 
-UNCHECKED = ("a:", "h:")
+PANEL = ("a:", "h:")
 """Game buttons (a move, a hint): each carries its match's version, which the move service checks; a press on a
-panel the bot has just replaced gets its own answer there (the new panel is sent)."""
+panel the bot has just replaced gets its own answer there (the new panel is sent). They come only from a panel of
+their match: a message that carries a move, a hint or the rematch of that match (a panel brought to the match's
+end shows only its 🔁)."""
 NEED_THEIR_MESSAGE = ("rp:",)
 """Buttons that edit the message they are on (a replay's steps): refused unless that message is a replay of the
 same match, which cannot be told of a message Telegram no longer shows the bot (older than 48 hours)."""
@@ -260,8 +262,6 @@ def carried(query: CallbackQuery) -> bool:
     that ended, a question answered) goes to its handler, which says why; so does a message Telegram no longer
     gives: the services check who may act, from the object's own chat."""
     data = query.data or ""
-    if data.startswith(UNCHECKED):
-        return True
     message = query.message
     if message is None or isinstance(message, InaccessibleMessage):
         return not data.startswith(NEED_THEIR_MESSAGE)
@@ -269,6 +269,9 @@ def carried(query: CallbackQuery) -> bool:
     kinds = {kind_of(button.callback_data) for row in rows for button in row if button.callback_data}
     if not kinds:
         return not data.startswith(NEED_THEIR_MESSAGE)
+    if data.startswith(PANEL):
+        match = kind_of(data).split(":", 1)[-1]
+        return bool(kinds & {f"a:{match}", f"h:{match}", f"rm:{match}"})
     return kind_of(data) in kinds
 
 

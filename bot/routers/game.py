@@ -50,6 +50,11 @@ async def move(
     user = query.from_user
     record, match = await records.peek(callback_data.m)
     seat = record.seat_of(user.id)
+    if seat is not None and not own_panel(query, record, seat):
+        # A player's game button forged on a message that is not their panel of this match: nothing happens there.
+        log_ctx["result"] = "not_on_message"
+        await query.answer(i18n[record.lang_of(seat)]("toast-bad-button"))
+        return
     # An older message than the panel Redis knows is an old panel (checked in the move's script); a newer one
     # is a panel whose sending is not recorded yet (another process sent it a moment ago): its button's
     # version decides, as any.
@@ -72,13 +77,15 @@ async def move(
             return
         view = match.deal.view(seat) if seat is not None else None
         await query.answer(rejection_text(i18n[record.lang_of(seat)], exc, view))
-        # A panel of a finished match that kept its buttons (one sent as the bot died, say) loses them. Not the
-        # seat's current panel: the delivery brings that one to the match's end with its rematch button, and a tap
-        # made before that edit reached the phone must not take the button away after it.
+        # A panel of a finished match that kept its buttons (one sent as the bot died, say) loses them. Only a panel
+        # of this seat of this match (never another message a forged press came on), and not the seat's current
+        # panel: the delivery brings that one to the match's end with its rematch button, and a tap made before that
+        # edit reached the phone must not take the button away after it.
         pressed = query.message
         if (
             exc.reason is Rejection.MATCH_OVER
             and pressed is not None
+            and own_panel(query, record, seat)
             and not await _current_panel(records, record, seat, pressed.chat.id, pressed.message_id)
         ):
             await presenter.strip(pressed.chat.id, pressed.message_id)
@@ -88,6 +95,21 @@ async def move(
     else:
         presenter.show(result, ticket)
     await query.answer()
+
+
+def own_panel(query: CallbackQuery, record: MatchRecord, seat: int | None) -> bool:
+    """Whether the pressed message is a panel of this seat of this match: in the seat's private chat, carrying a
+    move, a hint or the rematch of the match (only the bot's panels do; one older than 48 hours, which Telegram no
+    longer shows the bot, is taken for one when it is in that chat). Anything else a forged press came on is never
+    stripped or shown again."""
+    message = query.message
+    if seat is None or message is None or message.chat.id != record.players[seat].id:
+        return False
+    if not isinstance(message, Message):
+        return True
+    rows = message.reply_markup.inline_keyboard if message.reply_markup is not None else []
+    own = (f"a:{record.id}:", f"h:{record.id}:", f"rm:{record.id}")
+    return any((button.callback_data or "").startswith(own) for row in rows for button in row)
 
 
 async def _current_panel(
@@ -127,7 +149,9 @@ async def _outdated_panel(
     log_ctx["result"] = "old_panel"
     record, match = await records.get(match_id)
     tr = presenter.i18n[record.lang_of(seat)]
-    ahead = version > record.version and record.is_active
+    # Only the seat's own panel of the match says that Redis lost writes: a button's version is the presser's to
+    # forge, and a forged one on any other message must not make the bot show the match again.
+    ahead = version > record.version and record.is_active and own_panel(query, record, seat)
     if ahead:
         log_ctx["result"] = "ahead"
         await presenter.resync(record)

@@ -11,6 +11,7 @@ from bot.callbacks import HintCb
 from bot.i18n import I18n
 from bot.presenter import Presenter
 from bot.review_text import hint_toast
+from bot.routers.game import own_panel
 from bot.services.errors import Rejected
 from bot.services.moves import Moves
 from bot.services.records import Records
@@ -39,6 +40,10 @@ async def hint_pressed(
         return
     if record.computer_seat is None:
         await query.answer(tr("hint-not-here"))
+        return
+    if not own_panel(query, record, seat):
+        log_ctx["result"] = "not_on_message"
+        await query.answer(tr("toast-bad-button"))
         return
     fresh = record.is_active and record.version == callback_data.v and match.turn == seat
     if not fresh:

@@ -135,7 +135,8 @@ async def junk(s: Scene, data: str) -> tuple[FakeUser, Sent, str]:
 REFUSALS: list[tuple[str, Press, str]] = [
     ("out-of-turn", out_of_turn, "refusal-not_your_turn"),
     ("third-user-on-a-panel", third_user, "toast-not-player"),
-    ("another-match", lambda s: forged(s, m="zzzzzz", v="1", a="64"), "toast-no-match"),
+    # A panel carries its own match's buttons only: another match's is no button of this message.
+    ("another-match", lambda s: forged(s, m="zzzzzz", v="1", a="64"), "toast-bad-button"),
     ("tile-not-in-hand", tile_not_in_hand, "refusal-not_in_hand"),
     ("bid-in-bingo", lambda s: forged(s, a="B30"), "refusal-wrong_phase"),
     ("unknown-action", lambda s: forged(s, a="zz"), "toast-bad-button"),

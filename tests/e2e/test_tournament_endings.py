@@ -89,6 +89,8 @@ class TestBusyPlayer:
             await app.services.chats.update_settings(GROUP, target=1, turn_timeout=120)
             fake.send_text(IRA, GROUP, "/play bot easy")
             await fake.wait_for(lambda: held_panel(fake, IRA), what="Ira's match against the computer")
+            # Its table too, before /tournament: the first message after the command must be the sign-up.
+            await app.settled()
             own = await app.services.records.active_match(GROUP, IRA.id)
             assert own is not None
             message = await ask(fake, JAN, GROUP, "/tournament")
