@@ -265,7 +265,7 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     passes = Passes(outbox, i18n, stores.matches, services.chats, Ledger(), time=clock.time, bot_username=username,
                     painter=painter, reviewer=reviewer, links=links)  # fmt: skip
     delivery = Delivery(services.records, stores.matches, stores.lanes, services.chats, passes, time=clock.time,
-                        sleep=clock.sleep, shared=settings.webhook_url is not None)  # fmt: skip
+                        sleep=clock.sleep, shared=settings.webhook_url is not None, metrics=metrics)  # fmt: skip
     presenter = Presenter(outbox, delivery, services.records, services.chats, i18n, bot_username=username,
                           painter=painter, clock=clock.time)  # fmt: skip
     flood = CommandFlood(services.stores.budgets, limit=settings.command_limit, window=settings.command_window,

@@ -26,6 +26,8 @@ HANDLER_RESULTS = (
     "ok other duplicate error flood not-now not_a_person not_on_message not_started old_panel opponent_not_a_person "
     "refused storage_unavailable telegram_busy telegram_refused ahead asked waiting started"
 )
+DELIVERY_TRIES = 8
+"""How many passes in a row a lane may fail before it stops (``bot.delivery.lanes``): about two minutes of backoff."""
 UPDATE_RESULTS = frozenset({rejection.value for rejection in Rejection} | set(HANDLER_RESULTS.split()))
 """Every ``result`` an update is counted under; anything else a handler writes counts as ``other`` (the log line
 keeps it): a label's values are a fixed set, never what a user sent or what the computer chose."""
@@ -147,6 +149,12 @@ class Metrics:
         self.picture_failures = Counter(
             "domino_picture_failures_total", "Pictures not drawn (sent as text), by picture and reason (timeout, "
             "died, error).", ["picture", "reason"], registry=r,
+        )  # fmt: skip
+        self.delivery_given_up = Counter(
+            "domino_delivery_given_up_total", "Times a match's lane (group or panel) stopped after failing "
+            f"{DELIVERY_TRIES} times in a row, by lane and kind: transient (Telegram or Redis away: the match stays "
+            "due and the sweep tries it again) or permanent (no retry mends it: given up at that version).",
+            ["lane", "kind"], registry=r,
         )  # fmt: skip
         self.redis_errors = Counter(
             "domino_redis_errors_total", "Redis commands and scripts that failed, by error (ConnectionError, "

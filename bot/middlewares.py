@@ -242,8 +242,8 @@ class CommandFloodMiddleware(BaseMiddleware):
 PANEL = ("a:", "h:")
 """Game buttons (a move, a hint): each carries its match's version, which the move service checks; a press on a
 panel the bot has just replaced gets its own answer there (the new panel is sent). They come only from a panel of
-their match: a message that carries a move, a hint or the rematch of that match (a panel brought to the match's
-end shows only its 🔁)."""
+their match: a message that carries a move or a hint of that match, or in private its rematch (a panel brought
+to the match's end shows only its 🔁; a result in a group is no panel)."""
 NEED_THEIR_MESSAGE = ("rp:",)
 """Buttons that edit the message they are on (a replay's steps): refused unless that message is a replay of the
 same match, which cannot be told of a message Telegram no longer shows the bot (older than 48 hours)."""
@@ -271,7 +271,8 @@ def carried(query: CallbackQuery) -> bool:
         return not data.startswith(NEED_THEIR_MESSAGE)
     if data.startswith(PANEL):
         match = kind_of(data).split(":", 1)[-1]
-        return bool(kinds & {f"a:{match}", f"h:{match}", f"rm:{match}"})
+        last_panel = message.chat.type == "private" and f"rm:{match}" in kinds
+        return last_panel or bool(kinds & {f"a:{match}", f"h:{match}"})
     return kind_of(data) in kinds
 
 

@@ -258,6 +258,9 @@ class Messages(BaseModel):
     """Whether that message is the match card (a caption) rather than text."""
     general: bool = False
     """The match's topic was closed or deleted: its group messages go to the General topic from then on."""
+    given_up: dict[str, int] = Field(default_factory=dict)
+    """The version each lane (``g``, ``0``, ``1``) stopped trying to deliver at, after failing again and again in
+    a way no retry mends (``bot.delivery.lanes``): at that version it counts as delivered; the next one tries."""
 
     def panel(self, seat: int) -> int | None:
         return self.panels[seat]
@@ -455,6 +458,10 @@ class Rejection(enum.Enum):
     """A tournament's match has no rematch: the tournament pairs its players."""
     REMATCH_OVER = "rematch_over"
     """The rematch of a match is no longer offered (its time ran out, it began, or the match was abandoned)."""
+    INLINE_UNKNOWN = "inline_unknown"
+    """An inline challenge whose message the bot does not know yet: accepted only by a press on that message."""
+    NOT_ON_MESSAGE = "not_on_message"
+    """A press that is not on the message of what it names (an inline challenge's button on another message)."""
 
 
 class Standing(BaseModel):

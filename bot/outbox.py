@@ -41,6 +41,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.lean import EditMessageTextLean, Markup, Posted, SendMessageLean, markup_json
 from bot.limits import Budget, Limiter, LocalLimiter
+from bot.models import is_inline_chat
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,24 @@ SHOWN_PER_CHAT = 256
 """How many messages per chat remember the version they show (older ones are long settled)."""
 TOPIC_GONE = ("TOPIC_CLOSED", "TOPIC_DELETED", "message thread not found")
 """What Telegram answers (400) to a message for a forum topic that is closed or deleted."""
+
+
+def chat_gone(exc: TelegramBadRequest) -> bool:
+    """Whether Telegram refused a call because the chat does not exist (for the bot): it is gone, as a chat that
+    removed the bot is."""
+    return "chat not found" in exc.message
+
+
+class NotAChat(ValueError):
+    """A call for an inline challenge's own chat id (``bot.models.is_inline_chat``): no Telegram chat has it, and
+    nothing is ever sent there; the outbox refuses it, whoever asks."""
+
+
+def telegram_chat(chat_id: int) -> int:
+    """``chat_id``, if a Telegram chat may have it (else ``NotAChat``)."""
+    if is_inline_chat(chat_id):
+        raise NotAChat(f"chat {chat_id} is an inline challenge's own id, not a Telegram chat: nothing goes there")
+    return chat_id
 
 
 def topic_gone(exc: TelegramBadRequest) -> bool:
@@ -170,7 +189,7 @@ class Outbox:
         """Send a message (waiting for the chat's budget), into the forum topic ``thread`` if given; its id.
         Errors such as 403, or 400 for a topic that is closed or gone, reach the caller."""
         method = SendMessageLean(
-            chat_id=chat_id,
+            chat_id=telegram_chat(chat_id),
             text=text,
             message_thread_id=thread,
             reply_markup=markup_json(self.bot, markup),
@@ -198,7 +217,7 @@ class Outbox:
         the forum topic ``thread`` if given; its message id. Errors such as 403, or 400 for a picture Telegram
         refuses or a topic that is closed or gone, reach the caller."""
         method = SendPhoto(
-            chat_id=chat_id,
+            chat_id=telegram_chat(chat_id),
             message_thread_id=thread,
             photo=BufferedInputFile(png, filename="picture.png"),
             caption=caption,
@@ -217,7 +236,7 @@ class Outbox:
 
         An edit of the same message scheduled with ``edit`` for an older version is dropped.
         """
-        lane = self._lane(chat_id)
+        lane = self._lane(telegram_chat(chat_id))
         async with lane.lock:
             if lane.shown.get(message_id, -1) > version:
                 return
@@ -252,7 +271,11 @@ class Outbox:
         """Replace a picture's caption (HTML) and buttons as soon as the chat's budget allows; errors reach the
         caller."""
         method = EditMessageCaption(
-            chat_id=chat_id, message_id=message_id, caption=caption, parse_mode="HTML", reply_markup=markup
+            chat_id=telegram_chat(chat_id),
+            message_id=message_id,
+            caption=caption,
+            parse_mode="HTML",
+            reply_markup=markup,
         )
         async with self._lane(chat_id).lock, self._slot(chat_id, edit=True):
             await self._call(lambda: self.bot(method))
@@ -272,6 +295,7 @@ class Outbox:
 
     async def strip(self, chat_id: int, message_id: int) -> None:
         """Remove a message's buttons, without waiting for the chat's budget (best effort, no retries)."""
+        telegram_chat(chat_id)
         with contextlib.suppress(TelegramBadRequest):
             await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
 
@@ -284,7 +308,7 @@ class Outbox:
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None, version: int | None = None) -> None:
         """Schedule an edit; a newer one of the same message replaces it while it waits. With ``version``, one
         not newer than what this process showed of the message is dropped."""
-        lane = self._lane(chat_id)
+        lane = self._lane(telegram_chat(chat_id))
         if version is None:
             version = next(self._versions)
         waiting = lane.pending.get(message_id)
@@ -310,7 +334,7 @@ class Outbox:
     async def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message (no budget: deleting is not sending); False when Telegram refused (one already gone,
         deleted by another pass a moment ago, counts as deleted)."""
-        lane = self._lane(chat_id)
+        lane = self._lane(telegram_chat(chat_id))
         lane.pending.pop(message_id, None)
         try:
             await self.bot.delete_message(chat_id, message_id)

@@ -24,7 +24,7 @@ from bot.delivery.passes import inline_slot
 from bot.i18n import I18n
 from bot.lean import Markup, Posted
 from bot.models import Challenge, Lang, MatchRecord, MoveResult, SeasonStanding, Summary, Tournament
-from bot.outbox import Outbox, in_topic
+from bot.outbox import Outbox, chat_gone, in_topic
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
 from bot.services.records import Records
@@ -250,6 +250,8 @@ class Presenter:
             await self.chats.set_group_gone(chat_id, True)
         except TelegramBadRequest as exc:
             log.info("group %s: %s; the final table of %s is dropped", chat_id, exc.message, season)
+            if chat_gone(exc):
+                await self.chats.set_group_gone(chat_id, True)
 
     # -- tournaments ---------------------------------------------------------------------
 
@@ -273,6 +275,8 @@ class Presenter:
             await self.chats.set_group_gone(t.chat_id, True)
         except TelegramBadRequest as exc:
             log.info("group %s refused the message of tournament %s (%s)", t.chat_id, t.id, exc.message)
+            if chat_gone(exc):
+                await self.chats.set_group_gone(t.chat_id, True)
         return None
 
     async def tournament_bound(self, binding: Binding) -> None:

@@ -32,12 +32,20 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiogram.exceptions import TelegramMigrateToChat, TelegramRetryAfter
+from aiogram.exceptions import (
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+    TelegramUnauthorizedError,
+)
+from redis.exceptions import RedisError
 
 from bot.clock import BACKOFF_FIRST, next_backoff
 from bot.delivery.ledger import GROUP, LANES, Lane, Screens, Ticket
 from bot.delivery.passes import Passes
 from bot.i18n import Translator
+from bot.metrics import DELIVERY_TRIES, Metrics
 from bot.models import MatchRecord, Summary
 from bot.outbox import GUARD
 from bot.runtime import cancel_and_wait
@@ -59,6 +67,18 @@ LANE_LEASE = 120.0
 sooner, once its heartbeat (``HEARTBEAT_TTL``) is gone."""
 HEARTBEAT_EVERY = 1.0
 HEARTBEAT_TTL = 3.0
+
+
+TRANSIENT = (TelegramNetworkError, TelegramServerError, TelegramUnauthorizedError, StorageUnavailable, RedisError,
+             OSError)  # fmt: skip
+"""Failures that pass by themselves (Telegram or Redis away, a token being replaced): a lane that stops after them
+leaves its match due, for the sweep to take up again. Any other failure (Telegram refusing the call, a bug) no
+retry mends: the lane gives up at that version."""
+
+
+def lane_field(lane: Lane) -> str:
+    """The match hash's field that holds the version a lane gave up at (``xg``, ``x0``, ``x1``)."""
+    return f"x{'g' if lane == GROUP else lane}"
 
 
 class LaneTaken(Exception):
@@ -83,6 +103,8 @@ class _Job:
     ``Delivery.kick``)."""
     waited_out: dict[Lane, bool] = field(default_factory=dict)
     """A lane that waited the heartbeat's time for the process holding it (it is alive: it runs it)."""
+    attempted: dict[Lane, int] = field(default_factory=dict)
+    """The version each lane's last pass tried to bring its messages to."""
 
 
 class Delivery:
@@ -99,7 +121,9 @@ class Delivery:
         time: Callable[[], float],
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         shared: bool = True,
+        metrics: Metrics | None = None,
     ) -> None:
+        self.metrics = metrics or Metrics()
         self.records = records
         self.matches = matches
         self.lanes = lanes
@@ -262,6 +286,7 @@ class Delivery:
         """Run the lane while it has work, holding its lease (another process that holds it instead is asked
         to run it once more)."""
         backoff = BACKOFF_FIRST
+        failures = 0
         keeper: asyncio.Task[None] | None = None
         try:
             while job.dirty[lane] and not self._closed:
@@ -276,7 +301,7 @@ class Delivery:
                         keeper = asyncio.create_task(self._keep(match_id, str(lane)))
                         GUARD.set(self._guard(match_id, str(lane)))
                     await self._pass(match_id, lane, self._snapshot(match_id, job, lane))
-                    backoff = BACKOFF_FIRST
+                    backoff, failures = BACKOFF_FIRST, 0
                     if keeper is not None and not job.dirty[lane]:
                         if await self.lanes.leave(match_id, str(lane), self.token, LANE_LEASE):
                             job.dirty[lane] = True  # another process asked meanwhile
@@ -294,6 +319,12 @@ class Delivery:
                     keeper = None
                     GUARD.set(None)  # kicked meanwhile: the lane is taken (or its holder asked) again; else done
                 except Exception as exc:
+                    # A 429 is waited out however often it comes; any other failure is tried again a few times.
+                    flood = isinstance(exc, TelegramRetryAfter)
+                    failures += 0 if flood else 1
+                    if failures >= DELIVERY_TRIES:
+                        await self._give_up(match_id, job, lane, exc)
+                        break
                     job.dirty[lane] = True
                     wait = float(exc.retry_after) if isinstance(exc, TelegramRetryAfter) else backoff
                     log.warning("match %s %s: delivery failed (%s: %s), again in %.0f s", match_id, lane,
@@ -307,6 +338,22 @@ class Delivery:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.lanes.leave(match_id, str(lane), self.token, 0.001), 2)
         await self._done(match_id, job)
+
+    async def _give_up(self, match_id: str, job: _Job, lane: Lane, exc: Exception) -> None:
+        """A lane failed ``DELIVERY_TRIES`` passes in a row: it stops, and says so once (logged and counted). After
+        a failure that passes by itself (``TRANSIENT``) the match stays due and the sweep tries it again; after any
+        other, no retry would mend it: the lane is given up at the version it failed at (recorded, so the match
+        settles and nothing is sent for it again; its next version is tried afresh)."""
+        transient = isinstance(exc, TRANSIENT)
+        kind = "transient" if transient else "permanent"
+        self.metrics.delivery_given_up.labels("group" if lane == GROUP else "panel", kind).inc()
+        version = job.attempted.get(lane)
+        log.error("match %s %s: delivery given up after %d failures in a row at version %s (%s): %s: %s", match_id,
+                  lane, DELIVERY_TRIES, version, kind, type(exc).__name__, exc)  # fmt: skip
+        job.dirty[lane] = False
+        if not transient and version is not None:
+            with contextlib.suppress(StorageUnavailable):
+                await self.matches.shown(match_id, **{lane_field(lane): version})
 
     def _guard(self, match_id: str, lane: str) -> Callable[[], Awaitable[None]]:
         """What the lane's task checks right before each call to Telegram while it holds the lane
@@ -408,6 +455,10 @@ class Delivery:
         messages = self.ledger.with_edits(match_id, messages)
         if await self._went_back(record):
             return
+        if messages.given_up.get(lane_field(lane)[1:]) == record.version:
+            return  # given up at this version (``_give_up``): it counts as delivered; the next version is tried
+        if (job := self._jobs.get(match_id)) is not None:
+            job.attempted[lane] = record.version
         if lane != GROUP:
             assert isinstance(lane, int)
             await self.passes.panel(record, match, messages, lane)

@@ -32,7 +32,7 @@ import zlib
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import keyboards, render, replays, review_text
@@ -41,7 +41,7 @@ from bot.delivery.ledger import GROUP, Ledger
 from bot.i18n import I18n, Translator
 from bot.lean import Markup
 from bot.models import MatchRecord, Messages, Summary, is_inline_chat
-from bot.outbox import Outbox, in_topic, topic_gone
+from bot.outbox import Outbox, chat_gone, in_topic, topic_gone
 from bot.pictures import build
 from bot.pictures.painter import Painter, caption_fits
 from bot.services.chats import Chats
@@ -109,6 +109,14 @@ class Passes:
         if record.inline_message_id is not None:
             await self._inline(record, match, messages)
             return
+        if is_inline_chat(chat):
+            # An inline challenge's match with no message to be its table (accepted before the bot knew its message,
+            # as it could be before): it has no group; its players play it in private.
+            log.info(
+                "match %s: no table (an inline challenge's, its message unknown); it goes on in private", record.id
+            )
+            await self.chats.set_group_gone(chat, True)
+            return
         if await self.chats.group_gone(chat):
             return
         tr = self.i18n[record.lang]
@@ -120,6 +128,11 @@ class Passes:
                 await self.ledger.record(record.id, GROUP, self.matches.posted(record.id, post))
             await self._table(record, match, messages, tr)
         except TelegramForbiddenError as exc:
+            log.info("group %s: %s; its matches go on in private", chat, exc.message)
+            await self.chats.set_group_gone(chat, True)
+        except TelegramBadRequest as exc:
+            if not chat_gone(exc):
+                raise
             log.info("group %s: %s; its matches go on in private", chat, exc.message)
             await self.chats.set_group_gone(chat, True)
 
@@ -402,6 +415,11 @@ class Passes:
         except TelegramForbiddenError as exc:
             await self._player_gone(record, seat, exc)
             return False
+        except TelegramBadRequest as exc:
+            if not chat_gone(exc):
+                raise
+            await self._player_gone(record, seat, exc)
+            return False
         if replaced is not None:
             await self._tidy(player.id, replaced)
             self.ledger.tidied(record.id, seat, replaced)
@@ -438,7 +456,7 @@ class Passes:
             return False
         return result is not False
 
-    async def _player_gone(self, record: MatchRecord, seat: int, exc: TelegramForbiddenError) -> None:
+    async def _player_gone(self, record: MatchRecord, seat: int, exc: TelegramAPIError) -> None:
         """The player blocked the bot: say so once to the opponent and the group; their panel waits for /hand."""
         player = record.players[seat]
         log.info("match %s: %s cannot be written to (%s)", record.id, player.id, exc.message)

@@ -41,6 +41,8 @@ REJECTION_TOASTS: dict[Rejection, str] = {
     Rejection.NOT_MEMBER: "toast-not-member",
     Rejection.CREATOR_PLAYING: "toast-creator-playing",
     Rejection.NO_REMATCH: "toast-no-rematch-in-tournament",
+    Rejection.INLINE_UNKNOWN: "inline-press-accept",
+    Rejection.NOT_ON_MESSAGE: "toast-bad-button",
 }
 
 
@@ -201,9 +203,11 @@ async def join(
     chats: Chats,
     presenter: Presenter,
     i18n: I18n,
+    *,
+    inline_message_id: str | None = None,
 ) -> tuple[MatchRecord | None, str | None]:
-    """Accept a challenge for ``user``; returns the match, or None and the refusal's text (in the challenge's
-    language, or ``user_tr`` once it is gone).
+    """Accept a challenge for ``user`` (``inline_message_id``: the press came on that inline message); returns
+    the match, or None and the refusal's text (in the challenge's language, or ``user_tr`` once it is gone).
 
     The caller answers the user, then calls ``presenter.start_match`` (so a
     callback is answered before the table and the panels go out).
@@ -211,7 +215,10 @@ async def join(
     challenge = await challenges.challenge(challenge_id)
     tr = i18n[challenge.lang] if challenge else user_tr
     try:
-        record, taken = await challenges.take(challenge_id, await person(user, chats), username=user.username)
+        player = await person(user, chats)
+        record, taken = await challenges.take(
+            challenge_id, player, username=user.username, inline_message_id=inline_message_id
+        )
     except Rejected as exc:
         return None, rejection_text(tr, exc)
     await presenter.challenge_taken(taken, record)

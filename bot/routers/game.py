@@ -181,9 +181,6 @@ async def join_here(
     user = query.from_user
     profile = await chats.profile(user.id)
     challenge = await challenges.challenge(callback_data.c)
-    if challenge is not None and query.inline_message_id is not None and is_inline_chat(challenge.chat_id):
-        # An inline challenge's message (posted via the bot): the match's table, once the match begins.
-        challenge = await challenges.set_inline(challenge, query.inline_message_id)
     tr = i18n[challenge.lang] if challenge else user_tr
     if not profile.started:
         log_ctx["result"] = "not_started"
@@ -191,7 +188,11 @@ async def join_here(
             tr("toast-start-bot"), url=f"https://t.me/{presenter.bot_username}?start=j_{callback_data.c}"
         )
         return
-    record, refusal = await join(callback_data.c, user, user_tr, challenges, chats, presenter, i18n)
+    # An inline challenge's message (posted via the bot) becomes the match's table: the accept binds it, if its
+    # creator's posting did not (the press must then be on that message).
+    record, refusal = await join(
+        callback_data.c, user, user_tr, challenges, chats, presenter, i18n, inline_message_id=query.inline_message_id
+    )
     if record is None:
         log_ctx["result"] = "refused"
         await query.answer(refusal)
@@ -245,14 +246,19 @@ async def withdraw(
     if challenge is None:
         await query.answer(user_tr("toast-challenge-gone"))
         return
-    if query.inline_message_id is not None and is_inline_chat(challenge.chat_id):
-        challenge = await challenges.set_inline(challenge, query.inline_message_id)  # to say it is withdrawn
     tr = i18n[challenge.lang]
+    inline = query.inline_message_id
+    if is_inline_chat(challenge.chat_id) and challenge.inline_message_id not in (None, inline):
+        await query.answer(tr("toast-bad-button"))  # another inline message's press: not this challenge's
+        return
     try:
-        await challenges.withdraw(callback_data.c, user.id)
+        withdrawn = await challenges.withdraw(callback_data.c, user.id)
     except Rejected as exc:
         await query.answer(rejection_text(tr, exc))
         return
+    if inline is not None and is_inline_chat(challenge.chat_id) and withdrawn.inline_message_id is None:
+        # Allowed, so the press is its creator's (or an admin's) on its message: it says there that it is withdrawn.
+        challenge = withdrawn.model_copy(update={"inline_message_id": inline})
     await query.answer()
     own = challenge.creator.id == user.id
     await presenter.close_challenge(challenge, "challenge-withdrawn" if own else "challenge-cancelled")

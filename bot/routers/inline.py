@@ -4,9 +4,11 @@ which is not in that chat) is accepted by a press on it, and becomes the match's
 Each result is a challenge of its own, in a chat id of its own (``bot.models.new_inline_chat``): opened at the
 query (its key committed in its text before anyone can accept, as a group's), kept for the challenges' lifetime.
 The message's ``inline_message_id`` comes with the chosen result (``chosen_inline_result``, sent when inline
-feedback is on: @BotFather's ``/setinlinefeedback``), else with the first press on it (``Challenges.set_inline``):
-with it the bot can say in the message that the challenge expired or was withdrawn. The accept is a group's
-accept (``bot.routers.game.join_here``).
+feedback is on: @BotFather's ``/setinlinefeedback``): its creator posted it, and that binds it
+(``Challenges.bind_inline``, once: a known message is never replaced). Without it, the accepting press binds the
+message it came on, in the accept's own write; a deep link to a challenge whose message is not known is refused
+(press accept on the message). With it the bot can say in the message that the challenge expired or was
+withdrawn. The accept is a group's accept (``bot.routers.game.join_here``).
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ async def challenge_posted(result: ChosenInlineResult, challenges: Challenges, l
     ):
         log_ctx["result"] = "ignored"
         return
-    await challenges.set_inline(challenge, result.inline_message_id)
+    await challenges.bind_inline(challenge.id, result.inline_message_id)
 
 
 def build() -> Router:

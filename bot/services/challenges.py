@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.codec import StoredDeal
-from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection
+from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection, is_inline_chat
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services.authority import Authority
 from bot.services.chats import Chats
@@ -146,13 +146,21 @@ class Challenges:
         """A challenge's notice and expiry job go (it was refused, withdrawn or accepted)."""
         await asyncio.gather(self.store.drop_notice(challenge_id), self.scheduler.unschedule(expiry_job(challenge_id)))
 
-    async def set_inline(self, challenge: Challenge, inline_message_id: str) -> Challenge:
-        """Remember an inline challenge's message (the first press on it tells its id): the match's table."""
-        if challenge.inline_message_id == inline_message_id:
-            return challenge
-        updated = challenge.model_copy(update={"inline_message_id": inline_message_id})
-        await self.store.set_message(updated)
-        return updated
+    async def bind_inline(self, challenge_id: str, inline_message_id: str) -> Challenge | None:
+        """Bind an open inline challenge to its message (its creator posted it: ``chosen_inline_result``): the
+        match's table. Once only: a known message is never replaced (a press carried from another inline message
+        must not move the challenge there). The challenge as it is now (None: it is not open)."""
+        for _ in range(MAX_ATTEMPTS):
+            raw = await self.store.read(challenge_id)
+            if raw is None:
+                return None
+            challenge = Challenge.model_validate_json(raw)
+            if challenge.inline_message_id is not None or not is_inline_chat(challenge.chat_id):
+                return challenge
+            updated = challenge.model_copy(update={"inline_message_id": inline_message_id})
+            if await self.store.rewrite(updated, raw):
+                return updated
+        raise Rejected(Rejection.BUSY)
 
     async def set_message(self, challenge: Challenge, message_id: int) -> Challenge:
         """Remember the group message of a challenge (keeping its expiry)."""
@@ -205,22 +213,40 @@ class Challenges:
         return record
 
     async def take(
-        self, challenge_id: str, joiner: Player, *, username: str | None = None, seed: int | None = None
+        self,
+        challenge_id: str,
+        joiner: Player,
+        *,
+        username: str | None = None,
+        seed: int | None = None,
+        inline_message_id: str | None = None,
     ) -> tuple[MatchRecord, Challenge]:
         """``accept``, with the challenge as it was consumed: its message id as stored at that moment (a copy
-        read before the accept may predate it: /play stores the id after its message is in the chat)."""
+        read before the accept may predate it: /play stores the id after its message is in the chat).
+
+        An inline challenge is accepted by a press on its message (``inline_message_id``, the press's): the match's
+        table. Bound already (its creator posted it), the press must be on that very message; not bound yet, the
+        press binds it, in the accept's own write. A deep link has no message: refused until the message is known
+        (``INLINE_UNKNOWN``: press accept on the message)."""
         member: bool | None = None if not joiner.computer else True
         for _ in range(MAX_ATTEMPTS):
             raw = await self.store.read(challenge_id)
             if raw is None:
                 raise Rejected(Rejection.NO_CHALLENGE)
+            challenge = Challenge.model_validate_json(raw)
+            if is_inline_chat(challenge.chat_id):
+                bound = challenge.inline_message_id
+                if bound is None and inline_message_id is None:
+                    raise Rejected(Rejection.INLINE_UNKNOWN)
+                if bound is not None and inline_message_id is not None and inline_message_id != bound:
+                    raise Rejected(Rejection.NOT_ON_MESSAGE)
             if member is None:
-                member = await self.authority.belongs(Challenge.model_validate_json(raw).chat_id, joiner.id)
+                member = await self.authority.belongs(challenge.chat_id, joiner.id)
             if not member:
                 raise Rejected(Rejection.NOT_MEMBER)
-            record = await self._accept_as_read(raw, joiner, username, seed)
+            record = await self._accept_as_read(raw, joiner, username, seed, inline_message_id)
             if record is not None:
-                return record, Challenge.model_validate_json(raw)
+                return record, challenge
         raise Rejected(Rejection.BUSY)
 
     async def play_computer(
@@ -240,7 +266,7 @@ class Challenges:
         return await self.accept(challenge_id, computer, seed=seed)
 
     async def _accept_as_read(
-        self, raw: bytes | str, joiner: Player, username: str | None, seed: int | None
+        self, raw: bytes | str, joiner: Player, username: str | None, seed: int | None, pressed: str | None = None
     ) -> MatchRecord | None:
         """Accept the challenge as it was read; None when it changed meanwhile (read it again)."""
         challenge = Challenge.model_validate_json(raw)
@@ -271,7 +297,8 @@ class Challenges:
             updated=now,
             deal=StoredDeal.of(match),
             thread_id=challenge.thread_id,
-            inline_message_id=challenge.inline_message_id,
+            # An inline challenge's table: its message as bound, else the one the accepting press came on.
+            inline_message_id=challenge.inline_message_id or (pressed if is_inline_chat(challenge.chat_id) else None),
             # Against the computer, no clock: nobody waits for the person but the computer.
             turn_timeout=0 if joiner.computer else clock,
             opener=match.deal.first,

@@ -70,6 +70,14 @@ redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 return 1
 """
 
+# Store an open challenge's new JSON only if it is still as read (a compare-and-set: an inline challenge's message
+# is bound once). KEYS: 1 challenge. ARGV: 1 the JSON as read, 2 the new JSON. Returns 1 when stored.
+CHALLENGE_CAS = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1
+"""
+
 # The same in the hash of challenges awaiting an expiry notice, while it is there.
 # KEYS: 1 the challenges awaiting an expiry notice. ARGV: 1 challenge id, 2 the new JSON.
 NOTICE_MESSAGE = """
@@ -128,6 +136,7 @@ class ChallengeStore(Store):
         self._accept = self.script(ACCEPT)
         self._expire = self.script(EXPIRE_CHALLENGE)
         self._message = self.script(CHALLENGE_MESSAGE)
+        self._cas = self.script(CHALLENGE_CAS)
         self._notice_message = self.script(NOTICE_MESSAGE)
         self._withdraw = self.script(WITHDRAW)
         self._claim_rematch = self.script(CLAIM_REMATCH)
@@ -213,6 +222,15 @@ class ChallengeStore(Store):
             self.run(self._notice_message, [self.keys.challenge_notices()], [challenge.id, data]),
         )
         return int(stored) == 1
+
+    async def rewrite(self, challenge: Challenge, raw: bytes | str) -> bool:
+        """Store the challenge as it is now if it is still open and as it was read (``raw``), and where its notice
+        waits; False when it changed or ended meanwhile."""
+        data = challenge.model_dump_json()
+        if int(await self.run(self._cas, [self.keys.challenge(challenge.id)], [raw, data])) != 1:
+            return False
+        await self.run(self._notice_message, [self.keys.challenge_notices()], [challenge.id, data])
+        return True
 
     # -- notices ---------------------------------------------------------------------
 

@@ -65,7 +65,7 @@ if redis.call('EXISTS', KEYS[{posts}]) == 1 then redis.call('EXPIRE', KEYS[{post
 # 9... posts.
 MESSAGE_FIELDS = (
     "t", "tn", "tv", "p0", "p0v", "p0n", "p0x", "p1", "p1v", "p1n", "p1x", "s", "f", "c0", "c1", "r", "rp", "g",
-    "q0", "q1",
+    "q0", "q1", "xg", "x0", "x1",
 )  # fmt: skip
 MOVE = (
     _CAS
@@ -151,7 +151,8 @@ return 1
 
 # Whether a match's screens are up to date, in the match's slot: no post left, no finish pending,
 # and the table and both panels at the match's version (or not to be delivered: ARGV[1] is '1'
-# when the group is gone, ARGV[2] and ARGV[3] when that seat's player blocked the bot), and once the
+# when the group is gone, ARGV[2] and ARGV[3] when that seat's player blocked the bot; or given up at
+# this version: 'xg', 'x0', 'x1' hold the version a lane stopped trying at), and once the
 # match has its summary ('s') each seat's private card and post-mortem sent ('c0', 'c1', 'q0', 'q1';
 # not needed for a seat not to be delivered). A match that expired is up to date too. First, the
 # versions that edits brought the table and the panels to since they were last recorded ('tv', 'p0v',
@@ -161,8 +162,11 @@ return 1
 # KEYS: 1 match, 2 posts. Returns 1 when up to date.
 def _settled(last: str) -> str:
     return f"""
-local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v', 'f', 's', 'c0', 'c1', 'q0', 'q1')
+local f = redis.call('HMGET', KEYS[1], 'v', 'tv', 'p0v', 'p1v', 'f', 's', 'c0', 'c1', 'q0', 'q1', 'xg', 'x0', 'x1')
 if not f[1] then return 1 end
+local g = ARGV[1] == '1' or f[11] == f[1]
+local b0 = ARGV[2] == '1' or f[12] == f[1]
+local b1 = ARGV[3] == '1' or f[13] == f[1]
 local slot = {{tv = 2, p0v = 3, p1v = 4}}
 for i = 4, {last} - 1, 2 do
   local shown = tonumber(ARGV[i + 1])
@@ -175,14 +179,14 @@ for i = 4, {last} - 1, 2 do
   end
 end
 if f[5] then return 0 end
-if redis.call('LLEN', KEYS[2]) > 0 and ARGV[1] ~= '1' then return 0 end
-if f[2] ~= f[1] and ARGV[1] ~= '1' then return 0 end
-if f[3] ~= f[1] and ARGV[2] ~= '1' then return 0 end
-if f[4] ~= f[1] and ARGV[3] ~= '1' then return 0 end
-if f[6] and not f[7] and ARGV[2] ~= '1' then return 0 end
-if f[6] and not f[8] and ARGV[3] ~= '1' then return 0 end
-if f[6] and not f[9] and ARGV[2] ~= '1' then return 0 end
-if f[6] and not f[10] and ARGV[3] ~= '1' then return 0 end
+if redis.call('LLEN', KEYS[2]) > 0 and not g then return 0 end
+if f[2] ~= f[1] and not g then return 0 end
+if f[3] ~= f[1] and not b0 then return 0 end
+if f[4] ~= f[1] and not b1 then return 0 end
+if f[6] and not f[7] and not b0 then return 0 end
+if f[6] and not f[8] and not b1 then return 0 end
+if f[6] and not f[9] and not b0 then return 0 end
+if f[6] and not f[10] and not b1 then return 0 end
 return 1
 """
 
@@ -291,6 +295,7 @@ def messages_of(f: dict[str, Any], posts: list[Any]) -> Messages:
         result=num("r"),
         result_photo=f["rp"] is not None and int(f["rp"]) == 1,
         general=f["g"] is not None,
+        given_up={lane: int(f[f"x{lane}"]) for lane in ("g", "0", "1") if f[f"x{lane}"] is not None},
     )
 
 

@@ -2,3 +2,5 @@
 inline-title = Wyzwanie: { $game }
 inline-description = Mecz do { game-points-target } — dotknij, by wysłać wyzwanie na ten czat
 inline-hint = Kamienie przyjdą każdemu na prywatny czat z botem, a ta wiadomość stanie się stołem.
+# A deep link to an inline challenge whose message the bot does not know yet: only a press on the message accepts it.
+inline-press-accept = To wyzwanie przyjmuje się na czacie, na który zostało wysłane: naciśnij „{ btn-join }” pod wiadomością z wyzwaniem.

@@ -6,7 +6,7 @@ import math
 import random
 from typing import Any
 
-from bot.models import MatchRecord, MoveResult, Player, Status
+from bot.models import MatchRecord, MoveResult, Player, Status, is_inline_chat
 from bot.services import Services
 from bot.services.authority import Membership
 from bot.services.reviews import MatchReview, review_now
@@ -51,6 +51,8 @@ async def start_match(
 ) -> tuple[MatchRecord, Match]:
     """Open a challenge (in the forum topic ``thread_id``) and accept it: the new record and its engine match."""
     challenge = await services.challenges.open(chat_id, creator, preset, "ru", target=target, thread_id=thread_id)
+    if is_inline_chat(chat_id):  # an inline challenge is accepted on its message (its creator posted it)
+        await services.challenges.bind_inline(challenge.id, f"AgAAA{challenge.id}")
     record = await services.challenges.accept(challenge.id, joiner, seed=seed)
     return record, record.match()
 
