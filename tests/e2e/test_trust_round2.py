@@ -42,7 +42,9 @@ class TestM1ForgedMoveButtons:
     """M1: a forged ``a:`` or ``h:`` press, of a finished match or with a version ahead, on any message of the
     bot's that is not the seat's own panel of that match: a toast, and no message touched."""
 
-    async def test_a_finished_match_on_other_messages(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    async def test_a_finished_match_on_other_messages(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
         async with running_bot(fake, prefix) as app:
             tr = app.presenter.i18n["ru"]
             for user in (ANN, BOB, CYRIL, MALLORY):
@@ -65,7 +67,9 @@ class TestM1ForgedMoveButtons:
                     assert touched(fake, GROUP, since) == [], f"{user.first_name} on {what}"
                     assert fake.messages[(GROUP, message.message_id)].buttons() == kept, what
 
-    async def test_a_version_ahead_on_a_group_message(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    async def test_a_version_ahead_on_a_group_message(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
         """A player of an active match presses their own match's button with a version far ahead on a message of
         the group (one with buttons, one without): nothing shown again, nothing stripped; on their own panel it
         still means Redis lost writes (the match is shown again from what Redis holds)."""
