@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pytest
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import SendMessage
 
 from bot import keyboards, render, replays, review_text
 from bot.delivery import Delivery, Ledger, Passes
 from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
+from bot.metrics import DELIVERY_TRIES
 from bot.lean import Markup, Posted
 from bot.models import MatchRecord, Messages, MoveResult, Status
 from bot.outbox import Outbox, topic_gone
@@ -480,6 +481,58 @@ class TestFaults:
         await world.delivery.idle()
         [table] = world.outbox.to(CHAT)
         assert (await messages_of(world, record.id)).table == table.message_id
+        assert await due(world) == []
+
+
+class TestGivingUp:
+    """Every delivery failure ends: a lane that fails ``DELIVERY_TRIES`` passes in a row stops, logged and counted
+    (M3 of security-2026-12b: a match without a table sent to a made-up chat every 30 s, forever)."""
+
+    async def fail_until_it_stops(self, world: World, error: Exception) -> MatchRecord:
+        record, _ = await start_match(world.services)
+        world.outbox.fail("send", CHAT, error, times=None)
+        world.presenter.start_match(record)
+        for _ in range(DELIVERY_TRIES * 4):
+            await until(lambda: world.clock._sleepers or not world.delivery.busy())
+            if not world.delivery.busy():
+                break
+            world.clock.advance(60)
+        await world.delivery.idle()
+        assert world.outbox.attempts.count(("send", CHAT)) == DELIVERY_TRIES
+        return record
+
+    def given_up(self, world: World, kind: str) -> float:
+        return world.delivery.metrics.delivery_given_up.labels("group", kind)._value.get()
+
+    async def test_a_refusal_no_retry_mends(self, world: World) -> None:
+        """Telegram refuses the table for good: the group lane gives up at that version (the match settles, nothing
+        more is sent for it, the sweep leaves it); the panels went; the next version is tried again."""
+        record = await self.fail_until_it_stops(world, bad_request("Bad Request: PEER_ID_INVALID"))
+        assert self.given_up(world, "permanent") == 1
+        assert (await messages_of(world, record.id)).given_up == {"g": record.version}
+        assert await due(world) == []
+        assert all(world.outbox.to(p.id) for p in record.players)
+        world.delivery.kick(record.id)
+        await world.delivery.idle()
+        assert world.outbox.attempts.count(("send", CHAT)) == DELIVERY_TRIES, "tried again at the same version"
+        world.outbox.failures.clear()
+        _, match = await world.services.records.get(record.id)
+        await play(world, record, match, lead(match))
+        assert world.outbox.to(CHAT, "send"), "the next version is tried afresh"
+        assert await due(world) == []
+
+    async def test_telegram_away(self, world: World) -> None:
+        """Telegram unreachable: the lane stops too, counted, but the match stays due: the sweep tries it again, and
+        once Telegram answers the table goes."""
+        network = TelegramNetworkError(SendMessage(chat_id=0, text=""), "HTTP Client says - ClientConnectorError")
+        record = await self.fail_until_it_stops(world, network)
+        assert self.given_up(world, "transient") == 1
+        assert (await messages_of(world, record.id)).given_up == {}
+        assert await due(world) == [record.id]
+        world.outbox.failures.clear()
+        world.delivery.kick(record.id)  # what the sweep does
+        await world.delivery.idle()
+        assert len(world.outbox.to(CHAT, "send")) == 1
         assert await due(world) == []
 
 

@@ -202,6 +202,9 @@ UNASKED = ("chat_member", "message_reaction", "message_reaction_count")
 TEXT_BUTTONS = "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageReplyMarkup")
 """The calls that put something in a chat (Telegram's limits count them)."""
+NO_SUCH_CHATS = -(4 * 10**15)
+"""Chat ids at or below this belong to no chat Telegram knows (the bot's inline challenges make them up): any call for
+one answers 400 "chat not found", as Telegram does."""
 BOT_ID = 123456
 """The bot's id, as in its token (``123456:TEST-token``), as Telegram has it."""
 
@@ -465,6 +468,8 @@ class FakeTelegram:
                 "description": f"Too Many Requests: retry after {wait}",
                 "parameters": {"retry_after": wait},
             }
+        if chat is not None and int(chat) <= NO_SUCH_CHATS:
+            return self._error(400, "Bad Request: chat not found")
         if chat is not None and int(chat) in self.blocked:
             return self._error(403, "Forbidden: bot was blocked by the user")
         if chat is not None and int(chat) in self.migrated:

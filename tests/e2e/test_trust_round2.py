@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.app import App
+import pytest
+
+from bot.models import INLINE_CHATS, Player
 from tests.e2e.conftest import running_bot
-from tests.e2e.driver import ask, button, challenge, new_match, panel_of, start_bot, surrender
+from tests.e2e.driver import ask, challenge, new_match, panel_of, start_bot, surrender
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser, Sent
 
 GROUP = -100980
@@ -99,5 +101,133 @@ class TestM1ForgedMoveButtons:
             assert ("editMessageReplyMarkup", panel.message_id) in touched(fake, ANN.id, since)
 
 
-def _unused(app: App) -> None:  # keeps the import for the classes below
-    del app, button
+FRIENDS = 424_243_000
+"""Anna's chat with Bartek, where she posts an inline challenge (the bot is not in it)."""
+MALLORYS = 424_243_001
+"""Mallory's own chat, where she posts an inline result of her own."""
+
+
+def join_of(sent: Sent, prefix: str = "j:") -> str:
+    return next(str(b["callback_data"]) for b in sent.buttons() if str(b.get("callback_data", "")).startswith(prefix))
+
+
+async def posted(fake: FakeTelegram, user: FakeUser, chat: int, *, feedback: bool = True) -> tuple[str, str, Sent]:
+    """``user`` posts an inline challenge (Bingo) in ``chat``: its challenge id, inline message id and message."""
+    query = fake.inline_query(user, "бинго")
+    result = str((await fake.wait_inline(query))["results"][0]["id"])
+    inline_id, message = fake.choose_inline(user, query, result, chat, feedback=feedback)
+    if feedback:
+        await fake.done(fake.newest_update)
+    return result, inline_id, message
+
+
+def sent_to_made_up_chats(fake: FakeTelegram) -> list[str]:
+    return [c.method for c in fake.calls if str(c.params.get("chat_id", "0")).lstrip("-").isdigit()
+            and int(c.params.get("chat_id", 0)) <= INLINE_CHATS]  # fmt: skip
+
+
+class TestM2InlineBinding:
+    """M2: an inline challenge stays bound to its own message: a press carried from another inline message never
+    rebinds it, and a refused press changes nothing."""
+
+    async def test_a_forged_press_from_another_message(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
+        fake.absent.update({FRIENDS, MALLORYS})
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            for user in (ANN, BOB, MALLORY):
+                await start_bot(fake, user)
+            challenge_id, inline_id, message = await posted(fake, ANN, FRIENDS)
+            _, her_id, _ = await posted(fake, MALLORY, MALLORYS)
+            for data in (f"w:{challenge_id}", f"j:{challenge_id}"):
+                answer = await fake.wait_answer(fake.press_inline(MALLORY, her_id, data))
+                assert answer.get("text") == tr("toast-bad-button"), (data, answer)
+            found = await app.services.challenges.challenge(challenge_id)
+            assert found is not None and found.inline_message_id == inline_id
+            # Bob's accept on Anna's message: her message is the table, Mallory's is untouched.
+            assert not (await fake.wait_answer(fake.press_inline(BOB, inline_id, join_of(message)))).get("text")
+            await app.settled()
+            match_id = await app.services.records.user_matches(ANN.id)
+            record, _ = await app.services.records.get(match_id[0])
+            assert record.inline_message_id == inline_id
+            assert len(fake.inline_messages[her_id].history) == 1
+            assert sent_to_made_up_chats(fake) == []
+
+    async def test_unbound_until_the_accepting_press(
+        self, fake: FakeTelegram, prefix: str, cleanup_redis: None
+    ) -> None:
+        """Inline feedback off: the bot hears of Anna's message only from a press on it. Mallory's forged withdraw
+        from her own message is refused and binds nothing; Bartek, who has not started the bot, is sent to it;
+        his deep link is refused (press accept on the message); his press on the message accepts, and that
+        message is the table."""
+        fake.absent.update({FRIENDS, MALLORYS})
+        fake.inline_feedback = False
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            for user in (ANN, MALLORY):
+                await start_bot(fake, user)
+            challenge_id, inline_id, message = await posted(fake, ANN, FRIENDS, feedback=False)
+            _, her_id, _ = await posted(fake, MALLORY, MALLORYS, feedback=False)
+            answer = await fake.wait_answer(fake.press_inline(MALLORY, her_id, f"w:{challenge_id}"))
+            assert answer.get("text") == tr("toast-only-creator")
+            found = await app.services.challenges.challenge(challenge_id)
+            assert found is not None and found.inline_message_id is None
+            answer = await fake.wait_answer(fake.press_inline(BOB, inline_id, join_of(message)))
+            assert f"start=j_{challenge_id}" in str(answer.get("url"))
+            reply = await ask(fake, BOB, BOB.id, f"/start j_{challenge_id}")
+            assert reply.text == tr("inline-press-accept")
+            assert await app.services.records.user_matches(BOB.id) == []
+            assert not (await fake.wait_answer(fake.press_inline(BOB, inline_id, join_of(message)))).get("text")
+            await app.settled()
+            [match_id] = await app.services.records.user_matches(BOB.id)
+            record, _ = await app.services.records.get(match_id)
+            assert record.inline_message_id == inline_id
+            assert sent_to_made_up_chats(fake) == []
+
+
+class TestM3NoTable:
+    """M3: no match without a table, and nothing is ever sent to an inline challenge's made-up chat id."""
+
+    async def test_unposted_results_make_no_matches(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """Every result of an inline query is a challenge whose id its creator's client gets: a second account's
+        deep links to them open nothing."""
+        async with running_bot(fake, prefix) as app:
+            tr = app.presenter.i18n["ru"]
+            for user in (MALLORY, CYRIL):
+                await start_bot(fake, user)
+            ids = []
+            for words in ("", "42", "бинго"):
+                ids += [str(r["id"]) for r in (await fake.wait_inline(fake.inline_query(MALLORY, words)))["results"]]
+            for challenge_id in ids:
+                reply = await ask(fake, CYRIL, CYRIL.id, f"/start j_{challenge_id}")
+                assert reply.text == tr("inline-press-accept")
+            await app.settled()
+            assert await app.services.records.user_matches(CYRIL.id) == []
+            assert sent_to_made_up_chats(fake) == []
+
+    async def test_a_match_without_a_table(self, fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+        """A match of an inline challenge whose message nobody knows (as one accepted before this fix could be):
+        it has no group, its players play it in private to its end, and nothing goes to its made-up chat."""
+        async with running_bot(fake, prefix) as app:
+            for user in (ANN, BOB):
+                await start_bot(fake, user)
+            services = app.services
+            opened = await services.challenges.open(
+                INLINE_CHATS - 77, Player(id=ANN.id, name=ANN.first_name), "bingo", "ru"
+            )
+            raw = await services.stores.challenges.read(opened.id)
+            assert raw is not None
+            record = await services.challenges._accept_as_read(raw, Player(id=BOB.id, name=BOB.first_name), None, None)
+            assert record is not None and record.inline_message_id is None
+            app.presenter.start_match(record)
+            await app.settled()
+            assert panel_of(fake, ANN) and panel_of(fake, BOB)
+            result = await services.moves.surrender(record.id, ANN.id)
+            app.presenter.show(result)
+            await app.settled()
+            assert await services.stores.matches.screens_due() == []
+            assert sent_to_made_up_chats(fake) == []
+            with pytest.raises(ValueError, match="not a Telegram chat"):  # bot.outbox.NotAChat
+                await app.outbox.send(record.chat_id, "x")
+            assert sent_to_made_up_chats(fake) == []
