@@ -24,8 +24,8 @@ from bot import keyboards, render, replays, review_text
 from bot.delivery import Delivery, Ledger, Passes
 from bot.delivery.passes import QUIET_AFTER
 from bot.i18n import I18n
-from bot.metrics import DELIVERY_TRIES
 from bot.lean import Markup, Posted
+from bot.metrics import DELIVERY_TRIES
 from bot.models import MatchRecord, Messages, MoveResult, Status
 from bot.outbox import Outbox, topic_gone
 from bot.presenter import Presenter
@@ -493,7 +493,7 @@ class TestGivingUp:
         world.outbox.fail("send", CHAT, error, times=None)
         world.presenter.start_match(record)
         for _ in range(DELIVERY_TRIES * 4):
-            await until(lambda: world.clock._sleepers or not world.delivery.busy())
+            await until(lambda: bool(world.clock._sleepers) or not world.delivery.busy())
             if not world.delivery.busy():
                 break
             world.clock.advance(60)
@@ -502,7 +502,7 @@ class TestGivingUp:
         return record
 
     def given_up(self, world: World, kind: str) -> float:
-        return world.delivery.metrics.delivery_given_up.labels("group", kind)._value.get()
+        return float(world.delivery.metrics.delivery_given_up.labels("group", kind)._value.get())
 
     async def test_a_refusal_no_retry_mends(self, world: World) -> None:
         """Telegram refuses the table for good: the group lane gives up at that version (the match settles, nothing
