@@ -39,7 +39,7 @@ from bot.outbox import LimitMiddleware, Outbox
 from bot.pictures.painter import Painter
 from bot.presenter import Presenter
 from bot.responses import keep_response_models
-from bot.routers import build_router
+from bot.routers import build_router, inline
 from bot.runtime import tune_collector, where_it_waits
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services import Services
@@ -104,12 +104,13 @@ def create_bot(settings: Settings) -> Bot:
 def create_services(
     settings: Settings, redis: Redis, bot: Bot, clock: Clock | None = None, metrics: Metrics | None = None
 ) -> Services:
-    """The services; who may act on what is asked of Telegram through ``bot``."""
+    """The services; who may act on what is asked of Telegram through ``bot`` (each answer kept a minute)."""
+    clock = clock or Clock()
     return Services.build(
         redis,
-        clock=clock or Clock(),
+        clock=clock,
         metrics=metrics,
-        membership=TelegramMembers(bot).membership,
+        membership=TelegramMembers(bot, clock=clock.monotonic).membership,
         prefix=settings.redis_prefix,
         active_ttl=settings.active_ttl,
         finished_ttl=settings.finished_ttl,
@@ -209,6 +210,7 @@ def create_dispatcher(
     flood: CommandFlood,
     metrics: Metrics | None = None,
     handled: Handled | None = None,
+    inline_flood: CommandFlood | None = None,
 ) -> Dispatcher:
     """The dispatcher: the services and the presenter as the handlers' parameters; de-duplication and the log
     line around every update; the languages around every handler. No FSM: the state of everything lives in
@@ -227,6 +229,7 @@ def create_dispatcher(
         presenter=presenter,
         i18n=i18n,
         painter=painter,
+        inline_flood=inline_flood or flood,
         disable_fsm=True,
     )
     dispatcher.update.outer_middleware(UpdateMiddleware(services.stores.updates, i18n, metrics, handled))
@@ -271,7 +274,8 @@ async def create_app(settings: Settings, *, redis: Redis, clock: Clock | None = 
     flood = CommandFlood(services.stores.budgets, limit=settings.command_limit, window=settings.command_window,
                          clock=clock.shared)  # fmt: skip
     handled = Handled()
-    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood, metrics, handled)
+    inline_flood = CommandFlood(services.stores.budgets, limit=inline.QUERIES, window=60.0, clock=clock.shared)
+    dispatcher = create_dispatcher(services, presenter, i18n, painter, flood, metrics, handled, inline_flood)
     Timers(services, presenter, clock, metrics).register(services.scheduler)
     await adopt_jobs(services)
     await delivery.resume()

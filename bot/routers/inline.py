@@ -16,19 +16,29 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import Router
-from aiogram.types import ChosenInlineResult, InlineQuery, InlineQueryResultArticle, InputTextMessageContent
+from aiogram.types import (
+    ChosenInlineResult,
+    InlineQuery,
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+)
 from aiogram.types.inline_query_result_union import InlineQueryResultUnion
 
 from bot import keyboards, render
 from bot.i18n import I18n
-from bot.models import is_inline_chat, new_inline_chat
+from bot.limits import CommandFlood, Flood
+from bot.models import is_inline_chat
 from bot.routers.common import person, preset_words
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
-from bot.services.errors import Rejected
 from bot.texts import game_name
 from engine.rules import find_preset
 
+QUERIES = 20
+"""Inline queries a minute that may open challenges, per person (Telegram sends one at every keystroke)."""
+OPEN_CAP = 10
+"""A person's open inline challenges at most (posted or not): past it, only those offered already."""
 CACHE_TIME = 10
 """Seconds Telegram may show the same results again (each is an open challenge: far less than its lifetime)."""
 BINGO = "bingo"
@@ -49,20 +59,27 @@ def wanted(query: str, i18n: I18n, bingo: str) -> list[str]:
 
 
 async def challenges_offered(
-    query: InlineQuery, challenges: Challenges, chats: Chats, i18n: I18n, log_ctx: dict[str, Any]
+    query: InlineQuery,
+    challenges: Challenges,
+    chats: Chats,
+    inline_flood: CommandFlood,
+    i18n: I18n,
+    log_ctx: dict[str, Any],
 ) -> None:
-    """Answer ``@bot [words]``: a challenge for each game asked for, in the user's language."""
+    """Answer ``@bot [words]``: a challenge for each game asked for, in the user's language. Telegram asks at every
+    keystroke: the challenge of a game offered last and not posted is offered again; past ``QUERIES`` queries a
+    minute nothing new is opened, and never more than ``OPEN_CAP`` open challenges a person."""
     user = query.from_user
     creator = await person(user, chats)
     lang = creator.lang or "ru"
     tr = i18n[lang]
     settings = await chats.settings(user.id)
     bingo = settings.preset if find_preset(settings.preset).game == BINGO else BINGO
+    fresh = await inline_flood.take(user.id, user.id) is Flood.ANSWER
     results: list[InlineQueryResultUnion] = []
     for preset in wanted(query.query, i18n, bingo):
-        try:
-            challenge = await challenges.open(new_inline_chat(), creator, preset, lang)
-        except Rejected:
+        challenge = await challenges.offer_inline(creator, preset, lang, fresh=fresh, cap=OPEN_CAP)
+        if challenge is None:
             continue
         text = render.challenge_text(tr, challenge, inline=True)
         results.append(
@@ -75,6 +92,11 @@ async def challenges_offered(
             )
         )
     log_ctx["action"] = "inline"
+    if not results:  # over the budget or the cap: nothing to post, and a word on why (it opens the bot)
+        log_ctx["result"] = "flood"
+        button = InlineQueryResultsButton(text=tr("inline-too-many"), start_parameter="inline")
+        await query.answer([], cache_time=CACHE_TIME, is_personal=True, button=button)
+        return
     await query.answer(results, cache_time=CACHE_TIME, is_personal=True)
 
 

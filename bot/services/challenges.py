@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.codec import StoredDeal
-from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection, is_inline_chat
+from bot.models import Challenge, Lang, Level, MatchRecord, Player, Rejection, is_inline_chat, new_inline_chat
 from bot.scheduler import Scheduler, clock_job, expiry_job
 from bot.services.authority import Authority
 from bot.services.chats import Chats
@@ -145,6 +145,35 @@ class Challenges:
     async def _drop_traces(self, challenge_id: str) -> None:
         """A challenge's notice and expiry job go (it was refused, withdrawn or accepted)."""
         await asyncio.gather(self.store.drop_notice(challenge_id), self.scheduler.unschedule(expiry_job(challenge_id)))
+
+    async def offer_inline(
+        self, creator: Player, preset: str, lang: Lang, *, fresh: bool, cap: int
+    ) -> Challenge | None:
+        """An inline challenge of ``preset`` for ``creator`` to post: the one offered last if it is still open and
+        not posted (a query at every keystroke offers the same one), else a new one when ``fresh`` and the person
+        has fewer than ``cap`` open; None when neither."""
+        store = self.store
+        offered = await store.inline_offer(creator.id, preset)
+        if offered is not None:
+            challenge = await self.challenge(offered)
+            if challenge is not None and challenge.inline_message_id is None and challenge.lang == lang:
+                return challenge
+        if not fresh:
+            return None
+        now = self.clock()
+        opened = await store.open_inline(creator.id, now)
+        if len(opened) >= cap:
+            ended = [i for i in opened if await store.read(i) is None]
+            await store.closed_inline(creator.id, ended)
+            if len(opened) - len(ended) >= cap:
+                return None
+        try:
+            challenge = await self.open(new_inline_chat(), creator, preset, lang)
+        except Rejected:
+            return None
+        ttl = self.terms.challenge_ttl + KEEP_AFTER_DEADLINE
+        await store.offered_inline(creator.id, preset, challenge.id, expires=challenge.expires, ttl=ttl)
+        return challenge
 
     async def bind_inline(self, challenge_id: str, inline_message_id: str) -> Challenge | None:
         """Bind an open inline challenge to its message (its creator posted it: ``chosen_inline_result``): the

@@ -232,6 +232,37 @@ class ChallengeStore(Store):
         await self.run(self._notice_message, [self.keys.challenge_notices()], [challenge.id, data])
         return True
 
+    # -- a person's inline challenges -------------------------------------------------
+
+    async def inline_offer(self, user_id: int, preset: str) -> str | None:
+        """The id of the person's inline challenge of ``preset`` offered last (it may have ended since)."""
+        found = await self.call(self.redis.hget(self.keys.inline_offers(user_id), preset))
+        return None if found is None else text(found)
+
+    async def offered_inline(self, user_id: int, preset: str, challenge_id: str, *, expires: float, ttl: int) -> None:
+        """The person's inline challenge of ``preset`` offered now (until ``expires``), one of their open ones."""
+        offers, opened = self.keys.inline_offers(user_id), self.keys.inline_open(user_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(offers, preset, challenge_id)
+            pipe.expire(offers, ttl)
+            pipe.zadd(opened, {challenge_id: expires})
+            pipe.expire(opened, ttl)
+            await self.call(pipe.execute())
+
+    async def open_inline(self, user_id: int, now: float) -> list[str]:
+        """The ids of the person's inline challenges that have not expired (expired ones are dropped)."""
+        opened = self.keys.inline_open(user_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(opened, "-inf", now)
+            pipe.zrange(opened, 0, -1)
+            _, ids = await self.call(pipe.execute())
+        return [text(i) for i in ids]
+
+    async def closed_inline(self, user_id: int, challenge_ids: list[str]) -> None:
+        """These of the person's inline challenges ended (accepted, withdrawn): they no longer count."""
+        if challenge_ids:
+            await self.call(self.redis.zrem(self.keys.inline_open(user_id), *challenge_ids))
+
     # -- notices ---------------------------------------------------------------------
 
     async def add_notice(self, challenge: Challenge) -> None:

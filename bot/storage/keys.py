@@ -126,6 +126,15 @@ class Keys:
         challenge: ``/play`` beside it opens another, and nothing but the rematch button takes it."""
         return f"{self.prefix}:chr:{_chat(chat_id)}:{challenge_id}"
 
+    def inline_offers(self, user_id: int) -> str:
+        """Hash with a TTL: a person's inline challenges offered and not yet posted, game (preset) -> challenge id
+        (the next ``@bot`` query offers the same one again instead of opening another)."""
+        return f"{self.prefix}:inl:{_user(user_id)}"
+
+    def inline_open(self, user_id: int) -> str:
+        """Sorted set with a TTL: the ids of a person's inline challenges, by when each expires (their cap)."""
+        return f"{self.prefix}:inlo:{_user(user_id)}"
+
     def challenge_notices(self) -> str:
         """Hash, no TTL: challenge id -> JSON of the open challenges whose message must say when they expire."""
         return f"{self.prefix}:chn"

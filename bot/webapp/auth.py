@@ -8,8 +8,9 @@ from __future__ import annotations
 from aiogram.types import User
 from aiogram.utils.web_app import WebAppInitData, safe_parse_webapp_init_data
 
-MAX_AGE = 86400.0
-"""Seconds a page's launch data is good for (Telegram signs it when it opens the page)."""
+MAX_AGE = 6 * 3600.0
+"""Seconds a page's launch data is good for (Telegram signs it anew each time it opens the page): a page kept open
+longer is asked to be opened again, and a live stream ends at that age (``bot.webapp.server``)."""
 SCHEME = "tma "
 
 

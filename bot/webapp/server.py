@@ -21,15 +21,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
-from collections import Counter
+import time
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.types import User
 from aiogram.utils.web_app import WebAppInitData
 from aiohttp import web
+from redis.exceptions import RedisError
 
 from bot.i18n import I18n, Translator
 from bot.models import MatchRecord, Rejection, pick_lang
@@ -38,7 +42,8 @@ from bot.routers.common import person, rejection_text
 from bot.services import Services
 from bot.services.errors import Rejected
 from bot.services.rematches import Step
-from bot.webapp.auth import init_data_of, signed_in, user_of
+from bot.storage.base import StorageUnavailable
+from bot.webapp.auth import MAX_AGE, init_data_of, signed_in, user_of
 from bot.webapp.live import Hub
 from bot.webapp.state import viewer_state
 from engine import Match
@@ -50,6 +55,33 @@ HEARTBEAT = 15.0
 """Seconds of silence after which a live stream sends a comment line (proxies close idle connections)."""
 STREAMS_PER_USER = 8
 """Live streams one person may hold open in one process (a phone, a desktop, a tab or two more, a table each)."""
+STREAMS = 1000
+"""Live streams one process holds at most, whoever asks (past it: 503, try again later)."""
+RECHECK = 60.0
+"""Seconds between a live stream's looks at whether its viewer may still see the match (the launch data's age;
+for one who does not play, whether they are still in its chat: Telegram's answer is kept as long)."""
+WATCH = 1.0
+"""Seconds between a live stream's looks at its connection: a page that went away frees its slot within this."""
+BODY_LIMIT = 8192
+"""Bytes a tap's or a rematch's body may have (a few dozen are used); read only after the sign-in."""
+BUDGET_RATE, BUDGET_BURST = 5.0, 20.0
+"""Each person's API requests: ``BUDGET_BURST`` at once, then ``BUDGET_RATE`` a second (past it: 429)."""
+BUDGETS_KEPT = 50_000
+RETRY_AFTER = 5
+"""Seconds a 503 (Telegram or Redis busy, the process full of streams) asks the page to wait."""
+CSP = (
+    "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors https://web.telegram.org https://*.telegram.org"
+)
+"""The page's Content-Security-Policy: its own files and Telegram's script only; framed only by Telegram's web
+clients (the apps open it in a view of their own, where ``frame-ancestors`` does not apply). No
+``X-Frame-Options``: it would keep web.telegram.org from showing it."""
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 MATCH_ID_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-")
 
 
@@ -87,6 +119,8 @@ class Tables:
         self.hub = Hub(services.stores.live)
         self._streams: Counter[int] = Counter()
         """Open live streams by person."""
+        self._budgets: OrderedDict[int, tuple[float, float]] = OrderedDict()
+        """Each person's request budget: tokens left and when counted (``BUDGET_RATE``)."""
 
     async def start(self) -> None:
         self.hub.start()
@@ -101,13 +135,31 @@ class Tables:
         return self.i18n[pick_lang(request.query.get("hl"))]
 
     def _signed(self, request: web.Request) -> WebAppInitData:
+        """The signed launch data of the request, its person within their budget (else 401, or 429)."""
         data = signed_in(self.token, init_data_of(request.headers.get("Authorization")), self.clock())
         if data is None:
             raise Refused(401, self._hinted_tr(request)("webapp-unauthorized"))
+        assert data.user is not None
+        self._spend(data.user.id, request)
         return data
 
-    async def _viewer(self, request: web.Request, match_id: str | None = None) -> Viewer:
-        data = self._signed(request)
+    def _spend(self, user_id: int, request: web.Request) -> None:
+        """One request of the person's budget (``BUDGET_BURST`` at once, ``BUDGET_RATE`` a second after)."""
+        now = time.monotonic()
+        tokens, at = self._budgets.pop(user_id, (BUDGET_BURST, now))
+        tokens = min(BUDGET_BURST, tokens + (now - at) * BUDGET_RATE)
+        if tokens < 1:
+            self._budgets[user_id] = (tokens, now)
+            wait = max(1, math.ceil((1 - tokens) / BUDGET_RATE))
+            raise Refused(429, self._hinted_tr(request)("webapp-slow-down"), headers={"Retry-After": str(wait)})
+        self._budgets[user_id] = (tokens - 1, now)
+        while len(self._budgets) > BUDGETS_KEPT:
+            self._budgets.popitem(last=False)
+
+    async def _viewer(
+        self, request: web.Request, match_id: str | None = None, *, data: WebAppInitData | None = None
+    ) -> Viewer:
+        data = data or self._signed(request)
         user = user_of(data)
         # As the private panels: the person's /lang, else Telegram's language when it is ours, else the match's.
         own = await self.services.chats.own_lang(user.id, user.language_code)
@@ -158,33 +210,53 @@ class Tables:
         return _json(await self.state(viewer))
 
     async def live(self, request: web.Request) -> web.StreamResponse:
-        viewer = await self._viewer(request)
+        data = self._signed(request)
+        viewer = await self._viewer(request, data=data)
         user_id = viewer.user.id
         if self._streams[user_id] >= STREAMS_PER_USER:
             raise Refused(429, viewer.tr("webapp-too-many"))
+        if self.streams() >= STREAMS:
+            raise Refused(503, viewer.tr("webapp-busy"), headers={"Retry-After": str(RETRY_AFTER)})
         self._streams[user_id] += 1
         try:
-            return await self._stream(request, viewer)
+            return await self._stream(request, viewer, data.auth_date.timestamp())
         finally:
             self._streams[user_id] -= 1
             if not self._streams[user_id]:
                 del self._streams[user_id]
 
-    async def _stream(self, request: web.Request, viewer: Viewer) -> web.StreamResponse:
-        """The viewer's state now, then after every change of the match, until the page goes away."""
+    def streams(self) -> int:
+        """The live streams this process holds now."""
+        return sum(self._streams.values())
+
+    async def _stream(self, request: web.Request, viewer: Viewer, signed: float) -> web.StreamResponse:
+        """The viewer's state now, then after every change of the match, until the page goes away (looked at every
+        ``WATCH`` seconds), the viewer may no longer see it (``event: gone``: looked at every ``RECHECK``) or Redis
+        fails (the stream ends; the page connects again)."""
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         )
         await response.prepare(request)
+        quiet = checked = time.monotonic()
         with self.hub.watch(viewer.record.id) as changed:
             try:
-                while True:
-                    try:
-                        await asyncio.wait_for(changed.wait(), HEARTBEAT)
-                    except TimeoutError:
-                        await response.write(b": keep-alive\n\n")
+                while request.transport is not None and not request.transport.is_closing():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), WATCH)
+                    now = time.monotonic()
+                    if now - checked >= RECHECK:
+                        checked = now
+                        gone = await self._may_not_watch(viewer, signed)
+                        if gone is not None:
+                            await response.write(f"event: gone\ndata: {json.dumps({'error': gone})}\n\n".encode())
+                            break
+                    if not changed.is_set():
+                        if now - quiet >= HEARTBEAT:
+                            quiet = now
+                            await response.write(b": keep-alive\n\n")
                         continue
                     changed.clear()
+                    quiet = now
                     try:
                         body = json.dumps(await self.state(viewer), ensure_ascii=False)
                     except Rejected:  # the match is gone (expired)
@@ -192,11 +264,23 @@ class Tables:
                     await response.write(f"event: state\ndata: {body}\n\n".encode())
             except (ConnectionResetError, ConnectionError):
                 pass
+            except (StorageUnavailable, RedisError) as exc:
+                log.info("a live stream of match %s ended: storage unavailable (%s)", viewer.record.id, exc)
         return response
 
+    async def _may_not_watch(self, viewer: Viewer, signed: float) -> str | None:
+        """Why the viewer may no longer see the match (None: they may): launch data older than ``MAX_AGE``, or, for
+        one who does not play, no longer in its chat."""
+        if self.clock() - signed > MAX_AGE:
+            return viewer.tr("webapp-unauthorized")
+        if viewer.seat is None and not await self.services.authority.belongs(viewer.record.chat_id, viewer.user.id):
+            return viewer.tr("webapp-not-yours")
+        return None
+
     async def act(self, request: web.Request) -> web.Response:
+        data = self._signed(request)  # before the body is read
         body = await _body(request)
-        viewer = await self._viewer(request, str(body.get("m") or ""))
+        viewer = await self._viewer(request, str(body.get("m") or ""), data=data)
         tr, record = viewer.tr, viewer.record
         if viewer.seat is None:
             raise Refused(403, tr("toast-not-player"))
@@ -210,7 +294,10 @@ class Tables:
                 record.id, viewer.user.id, action, version=version, request_id=request_id
             )
         except Rejected as exc:
-            _, match = await self.services.records.peek(record.id)
+            try:
+                _, match = await self.services.records.peek(record.id)
+            except Rejected:
+                raise Refused(404, tr("webapp-no-match")) from None
             text = (
                 tr("toast-stale")
                 if exc.reason is Rejection.STALE
@@ -222,8 +309,9 @@ class Tables:
         return _json({"ok": True, "state": await self.state(viewer)})
 
     async def rematch(self, request: web.Request) -> web.Response:
+        data = self._signed(request)  # before the body is read
         body = await _body(request)
-        viewer = await self._viewer(request, str(body.get("m") or ""))
+        viewer = await self._viewer(request, str(body.get("m") or ""), data=data)
         tr = viewer.tr
         if viewer.seat is None:
             raise Refused(403, tr("toast-not-player"))
@@ -261,32 +349,77 @@ def _start_match(start_param: str | None) -> str | None:
     return None
 
 
-def _json(data: dict[str, Any], status: int = 200) -> web.Response:
+def _json(data: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     return web.json_response(
-        data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False), headers={"Cache-Control": "no-store"}
-    )
+        data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False),
+        headers={"Cache-Control": "no-store", **(headers or {})},
+    )  # fmt: skip
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
+    """A tap's JSON object, at most ``BODY_LIMIT`` bytes, read as UTF-8 whatever the request says: anything else
+    (too long, not JSON, nested a thousand deep, a number of ten thousand digits) is a 400."""
+    if (request.content_length or 0) > BODY_LIMIT:
+        raise Refused(400, "bad request")
+    raw = await request.content.read(BODY_LIMIT + 1)
+    if len(raw) > BODY_LIMIT:
+        raise Refused(400, "bad request")
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        body = None
-    return body if isinstance(body, dict) else {}
+        body = json.loads(raw.decode("utf-8")) if raw else {}
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        raise Refused(400, "bad request") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "bad request")
+    return body
 
 
-@web.middleware
-async def _refusals(request: web.Request, handler: Any) -> web.StreamResponse:
-    """A refusal as JSON ``{"error": text}`` with its status."""
+BUSY = (TelegramRetryAfter, TelegramNetworkError, TelegramServerError, StorageUnavailable, RedisError)
+"""What makes the API answer 503 with ``Retry-After``: Telegram (asked who is in a chat) or Redis busy or away."""
+
+
+def refusals(i18n: I18n) -> Any:
+    """The API's middleware (``_refusals``), saying a 503 in the page's language hint."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        return await _refusals(request, handler, i18n)
+
+    return middleware
+
+
+async def _refusals(request: web.Request, handler: Any, i18n: I18n) -> web.StreamResponse:
+    """A refusal as JSON ``{"error": text}`` with its status; Telegram or Redis busy: 503 with ``Retry-After``; any
+    other failure a JSON 500, logged once (never a traceback to the page). Only for the Mini App's API: the
+    webhook's own routes on the same server are left as they are."""
+    if not request.path.startswith("/app/api/"):
+        return await handler(request)  # type: ignore[no-any-return]
     try:
         return await handler(request)  # type: ignore[no-any-return]
     except Refused as refused:
-        return _json({"error": refused.text, **refused.extra}, status=refused.status)
+        headers = refused.extra.pop("headers", None)
+        return _json({"error": refused.text, **refused.extra}, status=refused.status, headers=headers)
+    except BUSY as exc:
+        log.info("Mini App %s: busy (%s: %s)", request.path, type(exc).__name__, exc)
+        tr = i18n[pick_lang(request.query.get("hl"))]
+        return _json({"error": tr("webapp-busy")}, status=503, headers={"Retry-After": str(RETRY_AFTER)})
+    except web.HTTPException:
+        raise
+    except Exception:
+        log.exception("Mini App %s failed", request.path)
+        return _json({"error": "internal error"}, status=500)
+
+
+async def _secured(request: web.Request, response: web.StreamResponse) -> None:
+    """Every response: no server version; the page and its files also its security headers."""
+    response.headers["Server"] = "domino"
+    if request.path == "/app" or request.path.startswith("/app/"):
+        response.headers.update(SECURITY_HEADERS)
 
 
 def add_routes(app: web.Application, tables: Tables) -> None:
     """The Mini App's routes on ``app`` (the webhook's server or its own); ``tables`` starts and stops with it."""
-    app.middlewares.append(_refusals)
+    app.middlewares.append(refusals(tables.i18n))
+    app.on_response_prepare.append(_secured)
     app.router.add_get("/app", tables.page)
     app.router.add_get("/app/", tables.page)
     app.router.add_static("/app/static", STATIC, append_version=False)

@@ -16,3 +16,7 @@ webapp-unauthorized = Nie udało się sprawdzić, że stół otwarto w Telegrami
 webapp-no-match = Nie ma takiego meczu: skończył się dawno albo link jest błędny.
 webapp-not-yours = Ten stół widzą tylko członkowie czatu, w którym toczy się mecz.
 webapp-too-many = Masz stół otwarty w zbyt wielu oknach. Zamknij niepotrzebne — ten połączy się sam.
+# Too many requests from one person in a short time (the page waits and asks again).
+webapp-slow-down = Za często — odczekaj kilka sekund.
+# Telegram or the bot's storage is busy, or the bot holds too many open tables: the page asks again a moment later.
+webapp-busy = Bot jest teraz zajęty — spróbuj za kilka sekund.

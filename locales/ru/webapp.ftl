@@ -16,3 +16,7 @@ webapp-unauthorized = Не удалось проверить, что стол о
 webapp-no-match = Этого матча нет: он закончился давно или ссылка неверна.
 webapp-not-yours = Этот стол видят только участники чата, где идёт матч.
 webapp-too-many = Стол открыт у тебя в слишком многих окнах. Закрой лишние — этот подключится сам.
+# Too many requests from one person in a short time (the page waits and asks again).
+webapp-slow-down = Слишком часто — подожди пару секунд.
+# Telegram or the bot's storage is busy, or the bot holds too many open tables: the page asks again a moment later.
+webapp-busy = Бот сейчас занят — попробуй через несколько секунд.

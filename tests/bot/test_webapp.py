@@ -16,7 +16,7 @@ from bot import keyboards
 from bot.codec import StoredDeal
 from bot.i18n import I18n
 from bot.models import Finish, MatchRecord, Player, Status
-from bot.webapp.auth import init_data_of, signed_in
+from bot.webapp.auth import MAX_AGE, init_data_of, signed_in
 from bot.webapp.links import AppLinks
 from bot.webapp.state import viewer_state
 from engine import Match
@@ -66,10 +66,13 @@ class TestSignedIn:
         assert forged != good
         assert signed_in(TOKEN, forged, time.time()) is None
 
-    def test_older_than_a_day_is_refused(self) -> None:
+    def test_older_than_six_hours_is_refused(self) -> None:
+        """L3: launch data is good for six hours (Telegram signs it anew each time the page opens)."""
         now = time.time()
-        assert signed_in(TOKEN, sign(launch(auth_date=now - 86400 + 60)), now) is not None
-        assert signed_in(TOKEN, sign(launch(auth_date=now - 86400 - 60)), now) is None
+        assert MAX_AGE == 6 * 3600
+        assert signed_in(TOKEN, sign(launch(auth_date=now - MAX_AGE + 60)), now) is not None
+        assert signed_in(TOKEN, sign(launch(auth_date=now - MAX_AGE - 60)), now) is None
+        assert signed_in(TOKEN, sign(launch(auth_date=now - 23 * 3600)), now) is None
 
     def test_the_header(self) -> None:
         assert init_data_of("tma a=1&b=2") == "a=1&b=2"

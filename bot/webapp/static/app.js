@@ -44,12 +44,39 @@
     4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
     6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
   };
+  // The server's texts are Telegram's HTML (names escaped there). They are parsed inert (a template runs nothing)
+  // and rebuilt from an allow-list of Telegram's tags: anything else keeps its text and loses its markup, a link
+  // keeps only an https or tg address. A text the server failed to escape could never run here.
+  const TAGS = { B: "b", STRONG: "b", I: "i", EM: "i", U: "u", INS: "u", S: "s", STRIKE: "s", DEL: "s",
+    CODE: "code", PRE: "pre", BLOCKQUOTE: "blockquote", A: "a", SPAN: "span", "TG-SPOILER": "span" };
+  function rich(target, html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    (function copy(from, to) {
+      for (const node of Array.from(from.childNodes)) {
+        if (node.nodeType === Node.TEXT_NODE) { to.appendChild(document.createTextNode(node.nodeValue)); continue; }
+        if (node.nodeType !== Node.ELEMENT_NODE) continue;
+        const tag = TAGS[node.tagName];
+        if (!tag) { copy(node, to); continue; }
+        const made = document.createElement(tag);
+        if (tag === "a") {
+          const href = node.getAttribute("href") || "";
+          if (/^(https:|tg:)/i.test(href)) { made.setAttribute("href", href); made.setAttribute("rel", "noopener"); }
+        }
+        if (node.tagName === "TG-SPOILER" || (tag === "span" && node.classList.contains("tg-spoiler"))) {
+          made.className = "tg-spoiler";
+        }
+        copy(node, made);
+        to.appendChild(made);
+      }
+    })(template.content, target);
+  }
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key === "text") node.textContent = value;
-      else if (key === "html") node.innerHTML = value; // the server's texts: Telegram's HTML, names escaped
+      else if (key === "html") rich(node, value);
       else if (key === "class") node.className = value;
       else node.setAttribute(key, value === true ? "" : value);
     }
@@ -115,6 +142,8 @@
     if (next.turn) {
       parts.push(el("p", { class: "turn" }, [el("span", { html: next.turn })]));
     }
+    const mineNow = next.hand && next.state !== "over" && next.players[next.seat] && next.players[next.seat].turn;
+    if (mineNow) parts.push(el("p", { class: "your-turn", "data-your-turn": "", text: L["your-turn"] }));
     if (next.deadline) {
       parts.push(el("p", {}, [el("span", { class: "hint", text: L["turn-clock"] + " " }),
         el("span", { class: "clock", "data-clock": "" })]));
@@ -207,6 +236,7 @@
     }
     if (data.state && newer(data.state)) render(data.state);
     if (data.error) toast(data.error);
+    else if (!response.ok && state) toast(state.labels.refused); // refused without a reason given
     return data;
   }
   function requestId() {
@@ -279,10 +309,15 @@
           while ((end = buffer.indexOf("\n\n")) >= 0) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            const data = block.split("\n").filter(function (line) { return line.indexOf("data: ") === 0; })
+            const lines = block.split("\n");
+            const data = lines.filter(function (line) { return line.indexOf("data: ") === 0; })
               .map(function (line) { return line.slice(6); }).join("\n");
             if (!data) continue;
             const next = JSON.parse(data);
+            if (lines.indexOf("event: gone") >= 0) { // no longer to be seen (left the chat, launch data too old)
+              refuse(next.error || "403");
+              return;
+            }
             offline.hidden = true;
             notice = null;
             delay = 500;
