@@ -59,6 +59,22 @@ def inline_slot(match_id: str) -> int:
     return 1 + zlib.crc32(match_id.encode())
 
 
+async def tidy(outbox: Outbox, chat_id: int, message_id: int) -> None:
+    """Delete a replaced panel, or at least take its buttons (best effort)."""
+    if not await _quietly(outbox.delete(chat_id, message_id)):
+        await _quietly(outbox.strip(chat_id, message_id))
+
+
+async def _quietly(call: Awaitable[object]) -> bool:
+    """Tidying up an old panel is best effort: a failure leaves a panel whose presses are refused anyway."""
+    try:
+        result = await call
+    except Exception as exc:
+        log.info("tidying an old panel failed: %s", exc)
+        return False
+    return result is not False
+
+
 QUIET_AFTER = 20.0
 """A player who moved this many seconds ago or less is handed the turn without a notification."""
 T = TypeVar("T")
@@ -109,12 +125,8 @@ class Passes:
         if record.inline_message_id is not None:
             await self._inline(record, match, messages)
             return
-        if is_inline_chat(chat):
-            # An inline challenge's match with no message to be its table (accepted before the bot knew its message,
-            # as it could be before): it has no group; its players play it in private.
-            log.info(
-                "match %s: no table (an inline challenge's, its message unknown); it goes on in private", record.id
-            )
+        if is_inline_chat(chat):  # an inline challenge's match whose message nobody knows: no group, nothing sent
+            log.info("match %s: an inline match without a table; it goes on in private", record.id)
             await self.chats.set_group_gone(chat, True)
             return
         if await self.chats.group_gone(chat):
@@ -127,11 +139,8 @@ class Passes:
                 await self._post(record, messages, post, tr)
                 await self.ledger.record(record.id, GROUP, self.matches.posted(record.id, post))
             await self._table(record, match, messages, tr)
-        except TelegramForbiddenError as exc:
-            log.info("group %s: %s; its matches go on in private", chat, exc.message)
-            await self.chats.set_group_gone(chat, True)
-        except TelegramBadRequest as exc:
-            if not chat_gone(exc):
+        except (TelegramForbiddenError, TelegramBadRequest) as exc:  # removed the bot, or no such chat: gone
+            if isinstance(exc, TelegramBadRequest) and not chat_gone(exc):
                 raise
             log.info("group %s: %s; its matches go on in private", chat, exc.message)
             await self.chats.set_group_gone(chat, True)
@@ -402,7 +411,7 @@ class Passes:
         left = messages.panels_replaced[seat]
         if left is not None and left != old:
             # A panel replaced by a process that died before tidying it: its buttons go now.
-            await self._tidy(player.id, left)
+            await tidy(self.outbox, player.id, left)
             self.ledger.tidied(record.id, seat, left)
         try:
             if old is not None and since >= 0 and not handed:
@@ -412,16 +421,13 @@ class Passes:
                     self.ledger.edit_done(record.id, f"p{seat}v", record.version)
                     return True
             replaced = await self._new_panel(record, seat, old, since, text, markup)
-        except TelegramForbiddenError as exc:
-            await self._player_gone(record, seat, exc)
-            return False
-        except TelegramBadRequest as exc:
-            if not chat_gone(exc):
+        except (TelegramForbiddenError, TelegramBadRequest) as exc:  # blocked, or no such chat: gone
+            if isinstance(exc, TelegramBadRequest) and not chat_gone(exc):
                 raise
             await self._player_gone(record, seat, exc)
             return False
         if replaced is not None:
-            await self._tidy(player.id, replaced)
+            await tidy(self.outbox, player.id, replaced)
             self.ledger.tidied(record.id, seat, replaced)
         return True
 
@@ -441,20 +447,6 @@ class Passes:
             fields[f"p{seat}x"] = replaced  # to tidy: a process that dies first leaves it to the next pass
         await self.ledger.record(record.id, seat, self.matches.shown(record.id, **fields))
         return replaced
-
-    async def _tidy(self, chat_id: int, message_id: int) -> None:
-        """Delete a replaced panel, or at least take its buttons (best effort)."""
-        if not await self._quietly(self.outbox.delete(chat_id, message_id)):
-            await self._quietly(self.outbox.strip(chat_id, message_id))
-
-    async def _quietly(self, call: Awaitable[object]) -> bool:
-        """Tidying up an old panel is best effort: a failure leaves a panel whose presses are refused anyway."""
-        try:
-            result = await call
-        except Exception as exc:
-            log.info("tidying an old panel failed: %s", exc)
-            return False
-        return result is not False
 
     async def _player_gone(self, record: MatchRecord, seat: int, exc: TelegramAPIError) -> None:
         """The player blocked the bot: say so once to the opponent and the group; their panel waits for /hand."""

@@ -145,17 +145,9 @@ class Services:
         authority = Authority(membership)
         fairness = Fairness(stores.chats)
         challenges = Challenges(
-            stores.challenges,
-            stores.matches,
-            records,
-            chats,
-            seats,
-            scheduler,
-            terms,
-            authority,
-            fairness,
+            stores.challenges, stores.matches, records, chats, seats, scheduler, terms, authority, fairness,
             clock=clock.time,
-        )
+        )  # fmt: skip
         return cls(
             stores=stores,
             scheduler=scheduler,

@@ -60,6 +60,10 @@ class Authority:
         return await self.membership(chat_id, user_id) in (Membership.ADMIN, Membership.MEMBER)
 
     async def may_watch(self, record: MatchRecord, user_id: int) -> bool:
-        """Whether ``user_id`` may see a finished match again with both hands open (a replay): its players, and
-        the people of the chat it was played in."""
-        return record.seat_of(user_id) is not None or await self.belongs(record.chat_id, user_id)
+        """Whether ``user_id`` may watch a match (the Mini App's table) or see it again with both hands open (a
+        replay): its players, and the people of the chat it was played in. An inline match's chat is no chat the
+        bot knows: only its players (the people of the chat where its message is read the table there; its id,
+        which travels in links and forwards, opens nothing to anyone else)."""
+        if record.seat_of(user_id) is not None:
+            return True
+        return not is_inline_chat(record.chat_id) and await self.belongs(record.chat_id, user_id)

@@ -33,6 +33,8 @@ from engine import find_preset
 
 MAX_ATTEMPTS = 5
 ACCEPT_CHECK = 5.0
+OFFERING_KEPT = 10_000
+"""How many people's inline locks a process keeps (the oldest go first)."""
 """Seconds after an accept at which the challenge's job looks whether the accept was carried through (a
 process may die between the steps in the challenge's and the match's slots)."""
 
@@ -65,6 +67,8 @@ class Challenges:
         self.fairness = fairness
         """The players' seeds, and new matches dealt from a key and the seeds."""
         self.clock = clock
+        self._offering: dict[int, asyncio.Lock] = {}
+        """Each person's inline queries, taken one at a time (``offer_inline``)."""
 
     # -- reading ---------------------------------------------------------------------
 
@@ -151,7 +155,18 @@ class Challenges:
     ) -> Challenge | None:
         """An inline challenge of ``preset`` for ``creator`` to post: the one offered last if it is still open and
         not posted (a query at every keystroke offers the same one), else a new one when ``fresh`` and the person
-        has fewer than ``cap`` open; None when neither."""
+        has fewer than ``cap`` open; None when neither. One person's queries are taken one at a time in a process
+        (Telegram sends one at every keystroke, several at once)."""
+        lock = self._offering.pop(creator.id, None) or asyncio.Lock()
+        self._offering[creator.id] = lock  # the newest last: the oldest go first past OFFERING_KEPT
+        while len(self._offering) > OFFERING_KEPT:
+            del self._offering[next(iter(self._offering))]
+        async with lock:
+            return await self._offer_inline(creator, preset, lang, fresh=fresh, cap=cap)
+
+    async def _offer_inline(
+        self, creator: Player, preset: str, lang: Lang, *, fresh: bool, cap: int
+    ) -> Challenge | None:
         store = self.store
         offered = await store.inline_offer(creator.id, preset)
         if offered is not None:

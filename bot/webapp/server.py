@@ -172,7 +172,7 @@ class Tables:
             raise Refused(404, self.i18n[own or pick_lang(None)]("webapp-no-match")) from None
         seat = record.seat_of(user.id)
         tr = self.i18n[own or record.lang]
-        if seat is None and not await self.services.authority.belongs(record.chat_id, user.id):
+        if seat is None and not await self.services.authority.may_watch(record, user.id):
             raise Refused(403, tr("webapp-not-yours"))
         return Viewer(user, record, seat, tr)
 
@@ -237,18 +237,20 @@ class Tables:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         )
         await response.prepare(request)
-        quiet = checked = time.monotonic()
+        quiet = time.monotonic()
+        checked = self.clock()  # the bot's clock: a test moves it past RECHECK
         with self.hub.watch(viewer.record.id) as changed:
             try:
                 while request.transport is not None and not request.transport.is_closing():
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait(), WATCH)
                     now = time.monotonic()
-                    if now - checked >= RECHECK:
-                        checked = now
+                    if self.clock() - checked >= RECHECK:
+                        checked = self.clock()
                         gone = await self._may_not_watch(viewer, signed)
                         if gone is not None:
-                            await response.write(f"event: gone\ndata: {json.dumps({'error': gone})}\n\n".encode())
+                            gone_body = json.dumps({"error": gone}, ensure_ascii=False)
+                            await response.write(f"event: gone\ndata: {gone_body}\n\n".encode())
                             break
                     if not changed.is_set():
                         if now - quiet >= HEARTBEAT:
@@ -273,7 +275,7 @@ class Tables:
         one who does not play, no longer in its chat."""
         if self.clock() - signed > MAX_AGE:
             return viewer.tr("webapp-unauthorized")
-        if viewer.seat is None and not await self.services.authority.belongs(viewer.record.chat_id, viewer.user.id):
+        if viewer.seat is None and not await self.services.authority.may_watch(viewer.record, viewer.user.id):
             return viewer.tr("webapp-not-yours")
         return None
 

@@ -27,6 +27,8 @@ from bot.webapp.server import webapp_server
 from tests.e2e.browser import (
     DARK,
     LIGHT,
+    STUB,
+    TELEGRAM_SCRIPT,
     TOKEN,
     chromium,
     init_data,
@@ -358,3 +360,51 @@ async def test_the_fake_bot_api_refuses_buttons_telegram_refuses(fake: FakeTeleg
             await bot.send_message(GROUP, "x", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[plain]]))
     finally:
         await bot.session.close()
+
+
+async def test_the_page_takes_only_telegrams_tags(fake: FakeTelegram, prefix: str, cleanup_redis: None) -> None:
+    """L4 of security-2026-12b: the page rebuilds the server's texts from an allow-list of Telegram's HTML tags, so
+    a text the server failed to escape runs nothing (here the state is altered on its way, as such a text would
+    be); the player to act reads «your turn»."""
+    need_chromium()
+    async with (
+        running_bot(fake, prefix, webapp_url=APP_URL, webapp_short_name=SHORT_NAME) as app,
+        chromium() as browser,
+    ):
+        server = Server(app)
+        await server.start()
+        try:
+            for user in (ANNA, BARTEK):
+                await start_bot(fake, user)
+            match_id = await new_match(fake, ANNA, BARTEK, GROUP, "bingo")
+            _, match = await app.services.records.get(match_id)
+            mover = (ANNA, BARTEK)[match.turn or 0]
+            async with aiohttp.ClientSession() as http:
+                headers = {"Authorization": f"tma {init_data(mover)}"}
+                async with http.get(f"{server.base}/app/api/state?m={match_id}", headers=headers) as response:
+                    state = await response.json()
+            hostile = '<img src=x onerror="window.__xss=1"><b>bold</b> <a href="javascript:window.__xss=2">x</a>'
+            state["title"] = hostile + state["title"]
+            state["lines"] = [*state["lines"], "<script>window.__xss=3</script><i>ok</i>"]
+            body = f"event: state\ndata: {json.dumps(state, ensure_ascii=False)}\n\n"
+
+            async def forged(route: Any) -> None:
+                await route.fulfill(status=200, content_type="text/event-stream", body=body)
+
+            context = await browser.new_context(viewport={"width": 360, "height": 780})
+            page = await context.new_page()
+            await page.route(TELEGRAM_SCRIPT, _stub_route)
+            await page.route("**/app/api/live*", forged)
+            await page.goto(page_url(server.base, f"{APP_URL}?m={match_id}", init_data(mover), LIGHT))
+            await until(page, "() => document.querySelector('h1 b') !== null", "the title drawn")
+            assert await page.evaluate("() => window.__xss") is None
+            assert await page.locator("#table img, #table script").count() == 0
+            assert await page.locator("h1 a").get_attribute("href") is None
+            assert await page.locator("#table i").count() >= 1
+            assert await page.locator("[data-your-turn]").count() == 1
+        finally:
+            await server.stop()
+
+
+async def _stub_route(route: Any) -> None:
+    await route.fulfill(status=200, content_type="application/javascript", body=STUB)
