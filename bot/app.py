@@ -19,7 +19,13 @@ from aiogram.exceptions import (
     TelegramServerError,
     TelegramUnauthorizedError,
 )
-from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, User
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    LinkPreviewOptions,
+    User,
+)
 from redis.asyncio import Redis
 from redis.exceptions import RedisClusterException, RedisError
 
@@ -97,7 +103,8 @@ def create_bot(settings: Settings) -> Bot:
     return Bot(
         token=settings.bot_token.get_secret_value(),
         session=session,
-        default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True),
+        # link_preview, not link_preview_is_disabled: that one also fills in the legacy disable_web_page_preview.
+        default=DefaultBotProperties(parse_mode="HTML", link_preview=LinkPreviewOptions(is_disabled=True)),
     )
 
 

@@ -50,10 +50,8 @@ class SendMessageLean(TelegramMethod[Posted]):
     link_preview_options: str = NO_PREVIEW
     reply_markup: str | None = None
     disable_notification: bool | None = None
-    reply_to_message_id: int | None = None
-    allow_sending_without_reply: bool | None = None
-    disable_web_page_preview: bool = True
-    """Sent by aiogram as well, from the same default."""
+    reply_parameters: str | None = None
+    """The message it answers (``reply_to``), as JSON: ``{"message_id": ..., "allow_sending_without_reply": true}``."""
 
 
 class EditMessageTextLean(TelegramMethod[Posted | bool]):
@@ -70,7 +68,6 @@ class EditMessageTextLean(TelegramMethod[Posted | bool]):
     parse_mode: str = "HTML"
     link_preview_options: str = NO_PREVIEW
     reply_markup: str | None = None
-    disable_web_page_preview: bool = True
 
 
 Markup = InlineKeyboardMarkup | str

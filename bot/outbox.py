@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -60,6 +61,11 @@ SHOWN_PER_CHAT = 256
 """How many messages per chat remember the version they show (older ones are long settled)."""
 TOPIC_GONE = ("TOPIC_CLOSED", "TOPIC_DELETED", "message thread not found")
 """What Telegram answers (400) to a message for a forum topic that is closed or deleted."""
+
+
+def reply_json(message_id: int) -> str:
+    """``reply_parameters`` answering ``message_id`` (sent even when that message is gone)."""
+    return json.dumps({"message_id": message_id, "allow_sending_without_reply": True})
 
 
 def chat_gone(exc: TelegramBadRequest) -> bool:
@@ -193,8 +199,7 @@ class Outbox:
             text=text,
             message_thread_id=thread,
             reply_markup=markup_json(self.bot, markup),
-            reply_to_message_id=reply_to,
-            allow_sending_without_reply=True if reply_to is not None else None,
+            reply_parameters=None if reply_to is None else reply_json(reply_to),
             disable_notification=silent or None,
         )
         lane = self._lane(chat_id)

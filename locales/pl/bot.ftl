@@ -253,7 +253,7 @@ rating-change = Ranking: { $winner } { $rw } (+{ $d }), { $loser } { $rl } (−{
 
 ## Surrender
 
-surrender-confirm = Poddajesz się? Rywal: { $opponent }. Mecz zostanie zaliczony jako porażka.
+surrender-confirm = Poddajesz się? Rywal: { $opponent }. Mecz zostanie uznany za przegrany.
 btn-surrender = 🏳 Tak, poddaję się
 btn-keep-playing = Gramy dalej
 surrender-kept = Gramy dalej.
@@ -274,9 +274,10 @@ help-text = <b>Domino: Bingo i 42</b>
     2. Na czacie grupowym: /play — wyzwanie dla wszystkich, /play 42 albo /play klasyczne — inna gra, /play w odpowiedzi na czyjąś wiadomość — wyzwanie tylko dla jej autora.
     3. Rywal naciska „Przyjmij wyzwanie” i każdy dostaje swoje kamienie.
     🤝 Bez grupy: na dowolnym czacie ze znajomym wpisz @ i nazwę bota, wybierz grę — wyzwanie pojawi się na czacie, znajomy naciska „Przyjmij wyzwanie”, a ta wiadomość stanie się stołem. Sezony, tabela grupy i turnieje są tylko w grupach; takie mecze mają własny ranking (/top na prywatnym czacie).
-    Nie masz z kim grać? /play bot na grupie albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny. W meczu z komputerem przycisk 💡 podpowiada ruch.
-    Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu. Na prywatny czat przychodzi 🔎 analiza meczu: twoje najkosztowniejsze błędy i dokładność. /replay — powtórki twoich meczów ruch po ruchu, z odkrytymi kamieniami.
-    🔒 Rozkłady są uczciwe: /seed &lt;słowa&gt; na prywatnym czacie z botem ustawia twoje ziarno rozkładów (bot je pokaże; zmienisz je w każdej chwili, bez niego ziarno jest losowe).
+    Nie masz z kim grać? /play bot na czacie grupowym albo /play tutaj, na prywatnym czacie — mecz z komputerem; poziom: /play bot łatwy, średni albo trudny. W meczu z komputerem przycisk 💡 podpowiada ruch.
+    🎴 Przycisk „Stół” pod twoim panelem i pod stołem na czacie grupowym otwiera stół i twoje kamienie na jednym ekranie: ruch robisz jednym naciśnięciem.
+    Po meczu 🔁 pod wynikiem to rewanż: gdy naciśniecie oboje, nowy mecz zaczyna się od razu. Na prywatny czat przychodzi 🔎 analiza meczu: twoje najdroższe błędy i dokładność. /replay — powtórki twoich meczów ruch po ruchu, z odkrytymi kamieniami.
+    🔒 Rozkłady są uczciwe: /seed &lt;słowa&gt; na prywatnym czacie z botem ustawia twoje ziarno rozkładów (bot je pokaże; zmienisz je w każdej chwili; jeśli go nie ustawisz, ziarno jest losowe).
     🏆 /tournament — turniej dla 3–16 graczy: zapisy przyciskiem ✅, start ▶, tabela aktualizuje się sama; dla organizatora i adminów: /tournament stop — zatrzymaj, /tournament kick — usuń gracza.
     /top — sezon tego miesiąca na czacie (/top wszystko — cały ranking czatu, /top wszyscy — ze wszystkich czatów), /stats w odpowiedzi na wiadomość gracza — twój bilans spotkań z nim, /hand — pokaż kamienie jeszcze raz, /surrender — poddaj się, /cancel — usuń wyzwanie, /rules — zasady, /lang — język.
 btn-add-to-group = ➕ Dodaj do grupy

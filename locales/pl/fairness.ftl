@@ -7,9 +7,9 @@ fair-seeds = 🌱 Ziarna: { $a }; { $b }
 fair-seed = { $name } — <code>{ $seed }</code>
 fair-seed-computer = { $name } — bez ziarna
 seed-current = 🌱 Twoje ziarno: <code>{ $seed }</code>
-    Miesza się z kluczem każdego twojego meczu: ustaw nowe, gdy wyzwanie pokaże już 🔐, a nawet bot nie dobierze pod nie rozkładów. Zmiana: /seed i dowolne słowa (do { $limit } znaków).
+    Miesza się z kluczem każdego twojego meczu. Gdy wyzwanie pokaże już 🔐, ustaw nowe — wtedy nawet bot nie dopasuje do niego rozkładów. Zmiana: /seed i dowolne słowa (do { $limit } znaków).
 seed-set = 🌱 Nowe ziarno: <code>{ $seed }</code>
-    Trafi do każdego meczu, który zacznie się od teraz.
+    Będzie użyte w każdym meczu, który zacznie się od teraz.
 seed-too-long = Za długie ziarno: { $length ->
         [one] { $length } znak
         [few] { $length } znaki

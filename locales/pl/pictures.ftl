@@ -6,7 +6,7 @@ card-subtitle = { $how ->
     [abandoned] mecz zatrzymany
    *[target] do { game-points-target }
 } · { $date }
-card-chart = Duże punkty po rozdaniach
+card-chart = Duże punkty w kolejnych rozdaniach
 card-target = cel: { $n }
 card-rating = ranking { $rating } ({ $change })
 card-computer = Komputer
@@ -17,7 +17,7 @@ card-last-trick = Ostatnia lewa
 card-moment = Rozdanie { $deal } · { $name }
 card-moment-bingo = bingo wzięło dublet atutowy
 card-moment-claim = zadeklarowano { doubles }
-card-moment-close = talon zamknięty, ale bez 70
+card-moment-close = talon zamknięty, ale 70 nie zdobyto
 card-moment-made42 = kontrakt 42 ugrany
 
 ## Captions (HTML)

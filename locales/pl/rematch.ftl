@@ -1,4 +1,4 @@
-# Przycisk rewanżu pod wynikiem zakończonego meczu (w grupie) i na ostatnim panelu każdego gracza.
+# The rematch button under a finished match's result (in the group) and on each player's last panel.
 btn-rematch = 🔁 Rewanż
 rematch-asked = 🔁 { $name } chce rewanżu. { $other }, naciśnij 🔁 — i od razu gramy!
 rematch-started = 🔁 Rewanż się zaczął!

@@ -5,7 +5,7 @@
 rules-bingo =
     <b>Bingo</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 8 dużych punktów (grupa może wybrać 7).
-    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🚧 — zamknij talon. Stół widać na czacie grupowym.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (naciśnij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🚧 — zamknij talon. Stół widać na czacie grupowym.
     ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można wygrać walkowerem.
 
     • Po 7 kamieni na rękę, 14 do talonu; odkryty kamień talonu wyznacza atu.
@@ -24,7 +24,7 @@ rules-bingo =
 rules-bingo-classic =
     <b>Bingo z przymusem przebicia</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 7 dużych punktów (grupa może wybrać 8).
-    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🚧 — zamknij talon. Stół widać na czacie grupowym.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (naciśnij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🚧 — zamknij talon. Stół widać na czacie grupowym.
     ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można wygrać walkowerem.
 
     • Gra jak zwykłe Bingo (lewy, dobieranie z talonu, potem dokładanie do koloru), ale:
@@ -44,7 +44,7 @@ rules-bingo-classic =
 rules-bingo-domino =
     <b>Bingo z przymusem bicia atutem</b>
     Cel: jako pierwszy zdobyć 70 punktów w rozdaniu; mecz do 7 dużych punktów (grupa może wybrać 8).
-    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🚧 — zamknij talon. Stół widać na czacie grupowym.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (naciśnij — zobaczysz dlaczego), 📣 — wyjdź dubletem i zadeklaruj dublety, 🚧 — zamknij talon. Stół widać na czacie grupowym.
     ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można wygrać walkowerem.
 
     • Gra jak zwykłe Bingo (lewy, dobieranie z talonu, potem dokładanie do koloru), ale:
@@ -63,7 +63,7 @@ rules-bingo-domino =
 rules-42 =
     <b>42 we dwoje</b>
     Cel: ugrać w rozgrywce co najmniej tyle, ile wylicytujesz; mecz do 7 dużych punktów.
-    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (dotknij — zobaczysz dlaczego); odzywki, pas i atu to też przyciski. Stół widać na czacie grupowym.
+    W bocie: twoje kamienie to przyciski na prywatnym czacie z botem; 🚫 — tego kamienia teraz nie zagrasz (naciśnij — zobaczysz dlaczego); odzywki, pas i atu to też przyciski. Stół widać na czacie grupowym.
     ⏰ Czas na ruch ustawia się w /settings (zwykle 10 minut): w połowie — przypomnienie, po czasie — porażka; bez zegara po dobie bez ruchu można wygrać walkowerem.
 
     • Dobieranie: 7 lew bez atu, po każdej obaj dobierają z talonu; te lewy nie dają punktów.

@@ -2,19 +2,19 @@
 btn-webapp = 🎴 Stół
 webapp-hand = Twoje kamienie
 webapp-table-empty = Stół jest pusty
-webapp-lead = Na stole
-webapp-last = Poprzednia lewa
+webapp-lead = Wyjście
+webapp-last = Ostatnia lewa
 webapp-turn-clock = Na ruch zostało
-webapp-offline = Zerwane połączenie — łączę ponownie…
+webapp-offline = Połączenie zerwane — łączę ponownie…
 webapp-watching = Oglądasz mecz: kamienie graczy widzą tylko oni sami.
 webapp-your-turn = Twój ruch
 webapp-rematch = 🔁 Rewanż
-webapp-next = ▶️ Do nowego meczu
+webapp-next = ▶️ Przejdź do nowego meczu
 webapp-over = Mecz zakończony
 webapp-refused = Tak nie można
-webapp-unauthorized = Nie udało się sprawdzić, że stół otwarto w Telegramie. Zamknij go i otwórz ponownie przyciskiem „🎴 Stół”.
-webapp-no-match = Nie ma takiego meczu: skończył się dawno albo link jest błędny.
-webapp-not-yours = Ten stół widzą tylko członkowie czatu, w którym toczy się mecz.
+webapp-unauthorized = Nie udało się potwierdzić, że stół został otwarty w Telegramie. Zamknij go i otwórz ponownie przyciskiem „🎴 Stół”.
+webapp-no-match = Nie ma takiego meczu: dawno się skończył albo link jest błędny.
+webapp-not-yours = Ten stół widzą tylko członkowie czatu, na którym toczy się mecz.
 webapp-too-many = Masz stół otwarty w zbyt wielu oknach. Zamknij niepotrzebne — ten połączy się sam.
 # Too many requests from one person in a short time (the page waits and asks again).
 webapp-slow-down = Za często — odczekaj kilka sekund.

@@ -2,8 +2,8 @@
 btn-webapp = 🎴 Стол
 webapp-hand = Твои камни
 webapp-table-empty = На столе пусто
-webapp-lead = На столе
-webapp-last = Предыдущая взятка
+webapp-lead = Заход
+webapp-last = Прошлая взятка
 webapp-turn-clock = На ход осталось
 webapp-offline = Связь пропала — переподключаюсь…
 webapp-watching = Ты смотришь матч: камни игроков видят только они сами.
@@ -13,7 +13,7 @@ webapp-next = ▶️ К новому матчу
 webapp-over = Матч окончен
 webapp-refused = Так нельзя
 webapp-unauthorized = Не удалось проверить, что стол открыт из Telegram. Закрой его и открой снова кнопкой «🎴 Стол».
-webapp-no-match = Этого матча нет: он закончился давно или ссылка неверна.
+webapp-no-match = Такого матча нет: он давно закончился или ссылка неверна.
 webapp-not-yours = Этот стол видят только участники чата, где идёт матч.
 webapp-too-many = Стол открыт у тебя в слишком многих окнах. Закрой лишние — этот подключится сам.
 # Too many requests from one person in a short time (the page waits and asks again).

@@ -3,6 +3,7 @@ aiogram's own methods with the bot's defaults, and read a message's id from Tele
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,19 +12,20 @@ from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.methods import EditMessageText, Response, SendMessage, TelegramMethod
+from aiogram.types import LinkPreviewOptions, ReplyParameters
 
 from bot import keyboards
 from bot.i18n import I18n
 from bot.lean import EditMessageTextLean, Posted, SendMessageLean, markup_json
+from bot.outbox import reply_json
 from engine import PRESETS, Match, legal_actions
 
 
 @pytest.fixture
 async def bot() -> AsyncIterator[Bot]:
     # As bot.app.create_bot makes it.
-    bot = Bot(
-        "1:x", session=AiohttpSession(), default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True)
-    )
+    default = DefaultBotProperties(parse_mode="HTML", link_preview=LinkPreviewOptions(is_disabled=True))
+    bot = Bot("1:x", session=AiohttpSession(), default=default)
     yield bot
     await bot.session.close()
 
@@ -69,9 +71,30 @@ class TestSameForm:
 
     async def test_plain_and_reply(self, bot: Bot) -> None:
         assert form(bot, SendMessageLean(chat_id=-100, text="t")) == form(bot, SendMessage(chat_id=-100, text="t"))
-        lean = SendMessageLean(chat_id=-100, text="t", reply_to_message_id=3, allow_sending_without_reply=True)
-        full = SendMessage(chat_id=-100, text="t", reply_to_message_id=3, allow_sending_without_reply=True)
-        assert form(bot, lean) == form(bot, full)
+        lean = SendMessageLean(chat_id=-100, text="t", reply_parameters=reply_json(3))
+        full = SendMessage(
+            chat_id=-100, text="t", reply_parameters=ReplyParameters(message_id=3, allow_sending_without_reply=True)
+        )
+        lean_form, full_form = form(bot, lean), form(bot, full)
+        replied = json.loads(full_form.pop("reply_parameters"))
+        replied.pop("quote_parse_mode")  # aiogram's default for a quote; there is none
+        assert json.loads(lean_form.pop("reply_parameters")) == replied and lean_form == full_form
+
+    async def test_no_legacy_fields(self, bot: Bot) -> None:
+        """Link previews go by ``link_preview_options``, replies by ``reply_parameters``: the fields the Bot API
+        replaced (``disable_web_page_preview``, ``reply_to_message_id``, ``allow_sending_without_reply``) are sent by
+        no method, the bot's own or aiogram's with the bot's defaults."""
+        legacy = {"disable_web_page_preview", "reply_to_message_id", "allow_sending_without_reply"}
+        methods = [
+            SendMessageLean(chat_id=1, text="t", reply_parameters=reply_json(3)),
+            EditMessageTextLean(chat_id=1, message_id=2, text="t"),
+            SendMessage(chat_id=1, text="t"),
+            EditMessageText(chat_id=1, message_id=2, text="t"),
+        ]
+        for method in methods:
+            fields = form(bot, method)
+            assert not legacy & set(fields), (type(method).__name__, fields)
+            assert fields.get("link_preview_options") == '{"is_disabled": true}', fields
         assert form(bot, EditMessageTextLean(chat_id=1, message_id=2, text="t")) == form(
             bot, EditMessageText(chat_id=1, message_id=2, text="t")
         )

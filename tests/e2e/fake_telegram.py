@@ -202,6 +202,9 @@ UNASKED = ("chat_member", "message_reaction", "message_reaction_count")
 TEXT_BUTTONS = "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 SENT_OR_EDITED = ("sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageReplyMarkup")
 """The calls that put something in a chat (Telegram's limits count them)."""
+LEGACY = frozenset({"disable_web_page_preview", "reply_to_message_id", "allow_sending_without_reply"})
+"""Parameters the Bot API replaced (``link_preview_options``, ``reply_parameters``): Telegram still takes them, the
+bot must not send them."""
 NO_SUCH_CHATS = -(4 * 10**15)
 """Chat ids at or below this belong to no chat Telegram knows (the bot's inline challenges make them up): any call for
 one answers 400 "chat not found", as Telegram does."""
@@ -333,6 +336,8 @@ class FakeTelegram:
         self._threads: dict[tuple[int, int], int | None] = {}
         """The topic of each message users wrote in a forum (a reply to it goes there)."""
         self.unknown_methods: list[str] = []
+        self.legacy: list[tuple[str, list[str]]] = []
+        """Calls that used a parameter the Bot API replaced (``LEGACY``): the method and those parameters."""
         self.webhook: dict[str, Any] | None = None
         """What ``setWebhook`` set (url, secret_token, allowed_updates); while set, updates are posted there."""
         self.route: Callable[[dict[str, Any]], str] | None = None
@@ -407,6 +412,8 @@ class FakeTelegram:
                 continue
             text = value if isinstance(value, str) else str(value)
             params[key] = json.loads(text) if key in JSON_FIELDS else text
+        if LEGACY & set(params):
+            self.legacy.append((method, sorted(LEGACY & set(params))))
         if self.latency and method != "getUpdates":
             await asyncio.sleep(self.latency)
         status, body = await self._dispatch(method, params)

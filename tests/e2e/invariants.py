@@ -239,6 +239,7 @@ def nothing_refused(fake: FakeTelegram) -> None:
         and not (c.status == 400 and "message is not modified" in c.description)
     ]
     assert not refused, f"Telegram refused: {refused}"
+    assert not fake.legacy, f"calls with parameters the Bot API replaced: {fake.legacy[:5]}"
 
 
 def within_group_budget(fake: FakeTelegram, group: int) -> None:
