@@ -13,8 +13,10 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramAPIError,
     TelegramNetworkError,
+    TelegramNotFound,
     TelegramRetryAfter,
     TelegramServerError,
     TelegramUnauthorizedError,
@@ -36,6 +38,7 @@ from bot.config import Settings, StartupError
 from bot.delivery import Delivery, Ledger, Passes
 from bot.i18n import I18n
 from bot.limits import Budget, CommandFlood, SharedLimiter
+from bot.logs import masked
 from bot.members import TelegramMembers
 from bot.metrics import Metrics
 from bot.middlewares import ButtonMiddleware, CommandFloodMiddleware, Handled, LanguageMiddleware, UpdateMiddleware
@@ -78,13 +81,24 @@ async def who_am_i(bot: Bot, api: str) -> User:
     try:
         return await with_backoff(
             bot.me,
-            (TelegramNetworkError, TelegramServerError, TelegramRetryAfter),
-            lambda error, delay: f"Telegram ({api}) does not answer ({error}); retrying in {delay:.0f} s",
+            # An answer that is no JSON (a proxy's HTML 502 while a local Bot API server starts) passes as a 5xx.
+            (TelegramNetworkError, TelegramServerError, TelegramRetryAfter, ClientDecodeError),
+            lambda error, delay: (
+                f"Telegram ({api}) does not answer ({masked(str(error))}); retrying in {delay:.0f} s (check the "
+                "network and DNS, or set TELEGRAM_API_BASE for a local Bot API server)"
+            ),
         )
     except TelegramUnauthorizedError:
         raise StartupError(
             "Telegram rejected BOT_TOKEN (401 Unauthorized): check it with @BotFather (/token) and set it again"
         ) from None
+    except TelegramNotFound:
+        raise StartupError(
+            f"Telegram ({api}) answered 404 to getMe: check TELEGRAM_API_BASE (a Bot API server's base URL, like "
+            "http://127.0.0.1:8081) and BOT_TOKEN"
+        ) from None
+    except TelegramAPIError as error:
+        raise StartupError(f"Telegram ({api}) refused getMe: {masked(str(error))}") from None
 
 
 GROUP_COMMANDS = (
@@ -365,6 +379,15 @@ async def run(settings: Settings, redis_url: str) -> None:
         await app.bot.session.close()
 
 
+async def drop_webhook(bot: Bot) -> None:
+    """Polling, so no webhook: one left by webhook workers (they leave it set when they stop) would answer every
+    ``getUpdates`` with 409. Said in one line; its pending updates are kept and come by polling."""
+    info = await bot.get_webhook_info()
+    if info.url:
+        log.warning("a webhook was set (%s): deleted, this bot polls (WEBHOOK_URL unset)", info.url)
+        await bot.delete_webhook(drop_pending_updates=False)
+
+
 async def poll(app: App, settings: Settings) -> None:
     """Long polling until SIGINT or SIGTERM, with ``/metrics`` on ``METRICS_PORT`` when it is set."""
     username = app.presenter.bot_username
@@ -374,6 +397,7 @@ async def poll(app: App, settings: Settings) -> None:
         log.info("bot @%s polling", username)
 
     app.dispatcher.startup.register(polling)
+    await drop_webhook(app.bot)
     async with contextlib.AsyncExitStack() as stack:
         if settings.metrics_port is not None:
             await stack.enter_async_context(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -42,6 +43,10 @@ def _settings_problem(error: ValidationError) -> str:
         else:
             lines.append(f"{name.upper()}: {problem['msg']}")
     return "\n".join(lines)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,13 +82,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Imported here: aiogram takes seconds to import, which --help and a bad token need not wait for.
     from bot.app import run
 
+    # SIGTERM as Ctrl-C until polling takes both over (aiogram stops cleanly on either): a stop while the bot still
+    # waits for Telegram or Redis ends it the same way, one line and exit code 0.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         asyncio.run(run(settings, redis_url))
     except StartupError as error:
         print(str(error), file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
-        return 130
+        log.info("stopped")
+        return 0
     finally:
         if embedded is not None:
             embedded.stop()

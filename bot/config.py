@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -11,6 +13,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.logs import LogFormat
 
 TOKEN = re.compile(r"^[0-9]+:[A-Za-z0-9_-]+$")
+API_BASE = re.compile(r"^https?://[^/\s?#]+(/[^\s?#]*)?$")
+"""A Bot API server's base URL: a scheme and a host (a port, a path); the bot adds ``/bot<token>/<method>``."""
 WEBAPP_URL = re.compile(r"^https://[^/\s?#]+(/[^\s?#]*)?$")
 SHORT_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")
 
@@ -118,6 +122,15 @@ class Settings(BaseSettings):
             raise ValueError("expected an http(s) URL, like https://bot.example.org/tg")
         return value.strip() if value is not None and value.strip() else None
 
+    @field_validator("telegram_api_base")
+    @classmethod
+    def _api_base_shape(cls, value: str | None) -> str | None:
+        error = "expected an http(s) URL of a Bot API server, like http://127.0.0.1:8081 (no /bot<token> in it)"
+        value = _optional(value, API_BASE, error)
+        if value is not None and "/bot" in value.split("://", 1)[1]:
+            raise ValueError(error)
+        return None if value is None else value.rstrip("/")
+
     @field_validator("webapp_url")
     @classmethod
     def _webapp_shape(cls, value: str | None) -> str | None:
@@ -154,12 +167,20 @@ def settings_help() -> str:
         "",
     ]
     for name, field in Settings.model_fields.items():
-        default = (
-            "(required)"
-            if field.is_required()
-            else f"default: {field.default if field.default is not None else 'unset'}"
-        )
-        lines.append(f"  {name.upper():<18} {default}")
+        lines.append(f"  {name.upper():<18} {default_text(field)}")
         if field.description:
-            lines.append(f"  {'':<18} {field.description}")
+            words = " ".join(field.description.split())
+            lines += textwrap.wrap(words, 110, initial_indent=" " * 21, subsequent_indent=" " * 21)
     return "\n".join(lines)
+
+
+def default_text(field: Any) -> str:
+    """A setting's default as the help and the README write it (``true``/``false`` for a flag)."""
+    if field.is_required():
+        return "(required)"
+    value = field.default
+    if value is None:
+        return "default: unset"
+    if isinstance(value, bool):
+        return f"default: {str(value).lower()}"
+    return f"default: {value}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -37,8 +38,28 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+TOKEN = re.compile(r"(\d{3,}):[A-Za-z0-9_-]{20,}")
+"""A bot token (``123456789:AAE...``) anywhere in a line: a URL aiogram or aiohttp names in an error has it."""
+
+
+def masked(text: str) -> str:
+    """``text`` with every bot token's secret hidden (its bot id kept: which bot it was)."""
+    return TOKEN.sub(r"\1:***", text)
+
+
+class Masking(logging.Formatter):
+    """Formats with ``inner``, then hides any bot token: no log line, text or JSON, traceback or not, carries one."""
+
+    def __init__(self, inner: logging.Formatter) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return masked(self.inner.format(record))
+
+
 def configure(level: str, form: LogFormat) -> None:
-    """Log to stderr at ``level`` in the format ``form``."""
+    """Log to stderr at ``level`` in the format ``form``, bot tokens masked."""
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter() if form == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.setFormatter(Masking(JsonFormatter() if form == "json" else logging.Formatter(TEXT_FORMAT)))
     logging.basicConfig(level=level, handlers=[handler])

@@ -28,8 +28,8 @@ tiles = { $n } { $n ->
 ## Games and suits
 
 preset-bingo = Бинго
-preset-bingo-classic = Бинго с обязательным битьём
-preset-bingo-domino = Бинго с обязательным козырянием
+preset-bingo-classic = Бинго (бить обязательно)
+preset-bingo-domino = Бинго (козырять обязательно)
 preset-42 = 42 вдвоём
 # Words /play and /rules accept for each game (the first is shown in hints); the other language's work too.
 words-bingo = бинго, обычное

@@ -66,7 +66,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Твой ответ на [6|6]."
         ),
         "classic-table-claim": (
-            f"<b>Бинго с обязательным битьём</b> · партия 1\n"
+            f"<b>Бинго (бить обязательно)</b> · партия 1\n"
             f"Счёт матча: {A} — <b>0</b>, {B} — <b>0</b> · до 7\n"
             f"Козыри: шестёрки [6|2]\n"
             f"В резерве: 14 камней\n"
@@ -167,7 +167,7 @@ def expected_ru(A: str, B: str) -> dict[str, str]:
             f"Счёт матча: {A} — <b>0</b>, {B} — <b>1</b>."
         ),
         "42-all-passed": (f"Два паса — пересдача. Первая рука снова: {B}."),
-        "top-row": (f"2. {B} — <b>1483</b> · побед 1, поражений 3, матчей 4"),
+        "top-row": (f"2. {B} — <b>1483</b> · побед: 1, поражений: 3, матчей: 4"),
         "history-row": (f"28.05.2026 · Бинго: {A} <b>2:5</b> {B} — победа: {B} (матч сдан)"),
         "stats-match-row": (f"❌ 28.05.2026 · Бинго: {A} <b>8:3</b> {B}"),
         "fair-seeds": (f"🌱 Зёрна: {A} — <code>ala &amp; kot</code>; {B} — <code>źdźbło</code>"),
@@ -280,7 +280,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
         "match-won": (f"🏆 <b>{A}</b> wygrywa mecz <b>8:3</b>!"),
         "rating-change": (f"Ranking: {A} 1517 (+17), {B} 1483 (−17)."),
         "match-surrender": (f"🏳 {A} poddaje się. Wygrywa <b>{B}</b> (5:2)."),
-        "surrender-confirm": (f"Poddajesz się? Rywal: {A}. Mecz zostanie zaliczony jako porażka."),
+        "surrender-confirm": (f"Poddajesz się? Rywal: {A}. Mecz zostanie uznany za przegrany."),
         "need-start": (f"{A}, otwórz prywatny czat z botem, żeby dostać swoje kamienie."),
         "player-blocked": (
             f"⚠️ {B}: bot jest zablokowany na prywatnym czacie, więc kamienie tam nie docierają. Mecz czeka — odblokuj bota i wyślij mu /hand."
@@ -322,7 +322,7 @@ def expected_pl(A: str, B: str) -> dict[str, str]:
             f"Wynik meczu: {A} — <b>0</b>, {B} — <b>1</b>."
         ),
         "42-all-passed": (f"Dwa pasy — rozdanie od nowa. Znowu zaczyna: {B}."),
-        "top-row": (f"2. {B} — <b>1483</b> · wygrane 1, przegrane 3, mecze 4"),
+        "top-row": (f"2. {B} — <b>1483</b> · wygrane: 1, przegrane: 3, mecze: 4"),
         "history-row": (f"28.05.2026 · Bingo: {A} <b>2:5</b> {B} — wygrywa: {B} (poddanie)"),
         "stats-match-row": (f"❌ 28.05.2026 · Bingo: {A} <b>8:3</b> {B}"),
         "fair-seeds": (f"🌱 Ziarna: {A} — <code>ala &amp; kot</code>; {B} — <code>źdźbło</code>"),
