@@ -85,7 +85,7 @@ class TestSameForm:
         replaced (``disable_web_page_preview``, ``reply_to_message_id``, ``allow_sending_without_reply``) are sent by
         no method, the bot's own or aiogram's with the bot's defaults."""
         legacy = {"disable_web_page_preview", "reply_to_message_id", "allow_sending_without_reply"}
-        methods = [
+        methods: list[TelegramMethod[Any]] = [
             SendMessageLean(chat_id=1, text="t", reply_parameters=reply_json(3)),
             EditMessageTextLean(chat_id=1, message_id=2, text="t"),
             SendMessage(chat_id=1, text="t"),
