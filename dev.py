@@ -7,7 +7,7 @@
     python3 dev.py pictures        # draw the README's match card and rating chart (docs/*.png)
     python3 dev.py setup           # only set up .venv (CI, before it runs suites side by side)
 
-Both create ``.venv`` when it is missing and install the project into it
+Each creates ``.venv`` when it is missing and installs the project into it
 when ``pyproject.toml`` changed since the last install.
 """
 
@@ -93,7 +93,12 @@ def ensure_browser() -> None:
 
 
 def main() -> int:
+    if len(sys.argv) >= 2 and sys.argv[1] in ("-h", "--help", "help"):
+        print("usage: python3 dev.py {run,test,readme,pictures,setup} [ARGS]\n")
+        print(__doc__.strip().split("\n\n")[1])
+        return 0
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print("usage: python3 dev.py {run,test,readme,pictures,setup} [ARGS]\n", file=sys.stderr)
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
     if sys.version_info < (3, 11):  # noqa: UP036 (dev.py may be started by an older Python)

@@ -123,13 +123,27 @@ def match(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "example (a whole match, from what its messages showed; docs/fairness.md says what it proves):\n"
+            "  python3 verify_deal.py --key 000102...1e1f --seeds 'ala ma kota' '' \\\n"
+            "      --key-commitment 630dcd29...d710dd --commitments 3f0c...e1 9a7b...04\n"
+            "one deal: python3 verify_deal.py --secret <🔑, 64 hex digits> --commitment <🔒, 64 hex digits>"
+        ),
+    )
     given = parser.add_mutually_exclusive_group(required=True)
     given.add_argument("--secret", type=hex32, help="one deal's secret (64 hex digits)")
     given.add_argument("--key", type=hex32, help="the match key (64 hex digits)")
     parser.add_argument("--seeds", nargs=2, metavar=("SEED0", "SEED1"), help="with --key: both seats' seeds")
     parser.add_argument("--key-commitment", help="with --key: the key's commitment the challenge showed")
-    parser.add_argument("--commitments", nargs="+", metavar="HEX", help="with --key: each deal's, in order")
+    parser.add_argument(
+        "--commitments",
+        nargs="+",
+        metavar="HEX",
+        help="with --key: each deal's commitment (🔒, 64 hex digits; or the table's first 16), in order",
+    )
     parser.add_argument("--game", choices=("bingo", "42"), default="bingo")
     parser.add_argument("--first", type=int, nargs="+", choices=(0, 1),
                         help="the seat that opened the deal (with --key: each deal's); 0 if not given")  # fmt: skip

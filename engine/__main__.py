@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from contextlib import nullcontext
@@ -22,41 +23,64 @@ from engine.selfplay import replay, selfplay
 from engine.tiles import NOTATION, SUIT_NAMES, format_mask
 
 
+class Defaults(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` says each option's default, where it has one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or action.required:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine")
+    parser = argparse.ArgumentParser(prog="python3 -m engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("selfplay", help="play whole matches with a seeded random policy")
+    shows = Defaults
+    play = sub.add_parser("selfplay", formatter_class=shows, help="play whole matches with a seeded random policy")
     _game_arguments(play)
-    play.add_argument("--matches", type=int, default=100)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--matches", type=int, default=100, help="matches to play")
+    play.add_argument("--seed", type=int, default=0, help="the first match's seed (the next ones follow)")
     play.add_argument("--log", help="write one deal record per line (JSON Lines) to this file")
-    check = sub.add_parser("replay", help="re-play deal records and report every one that differs")
+    check = sub.add_parser(
+        "replay", formatter_class=shows, help="re-play deal records and report every one that differs"
+    )
     check.add_argument("file")
-    post = sub.add_parser("review", help="the post-mortem of each match of a deal-record file: a JSON line a seat")
+    post = sub.add_parser(
+        "review", formatter_class=shows, help="the post-mortem of each match of a deal-record file: a JSON line a seat"
+    )
     post.add_argument("file")
-    duel = sub.add_parser("arena", help="matches between two levels of the computer, seats alternating")
+    duel = sub.add_parser(
+        "arena", formatter_class=shows, help="matches between two levels of the computer, seats alternating"
+    )
     _game_arguments(duel)
     duel.add_argument("--a", choices=ARENA_LEVELS, required=True, help="the level whose win rate is reported")
-    duel.add_argument("--b", choices=ARENA_LEVELS, required=True)
-    duel.add_argument("--matches", type=int, default=100)
-    duel.add_argument("--seed", type=int, default=0)
+    duel.add_argument("--b", choices=ARENA_LEVELS, required=True, help="its opponent")
+    duel.add_argument("--matches", type=int, default=100, help="matches to play")
+    duel.add_argument("--seed", type=int, default=0, help="the first match's seed (the next ones follow)")
     duel.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not change)")
-    dealt = sub.add_parser("deal", help="the deal a secret, or a match key, gives (docs/fairness.md): one JSON line")
+    dealt = sub.add_parser(
+        "deal", formatter_class=shows, help="the deal a secret, or a match key, gives (docs/fairness.md): one JSON line"
+    )
     _game_arguments(dealt)
     given = dealt.add_mutually_exclusive_group(required=True)
     given.add_argument("--secret", help="the deal's secret, 64 hex digits, as its result showed it")
     given.add_argument("--key", help="the match key, 64 hex digits, as the match's result showed it")
-    dealt.add_argument("--seeds", nargs=2, metavar=("SEED0", "SEED1"),
-                       help="with --key: both seats' seeds, seat 0's first ('' for the computer's)")  # fmt: skip
+    seeded = dealt.add_mutually_exclusive_group()
+    seeded.add_argument("--seeds", nargs=2, metavar=("SEED0", "SEED1"),
+                        help="with --key: both seats' seeds, seat 0's first ('' for the computer's)")  # fmt: skip
+    seeded.add_argument("--no-seeds", action="store_true",
+                        help="with --key: a match made before seeds (the key is the deal key)")  # fmt: skip
     dealt.add_argument("--deal", type=int, default=1, help="with --key: the deal's number (default 1)")
     dealt.add_argument("--first", type=int, choices=(0, 1), default=0, help="the seat that opens the deal (42)")
-    human = sub.add_parser("play", help="play a match against the computer in this terminal")
+    human = sub.add_parser("play", formatter_class=shows, help="play a match against the computer in this terminal")
     _game_arguments(human)
-    human.add_argument("--level", choices=LEVELS, default="normal")
+    human.add_argument("--level", choices=LEVELS, default="normal", help="the computer's level")
     human.add_argument("--seed", type=int, help="default: a random match")
     human.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat")
     args = parser.parse_args(argv)
 
+    if args.command in ("replay", "review") and not os.path.isfile(args.file):
+        parser.error(f"{args.command}: no such file: {args.file}")
     if args.command == "replay":
         with open(args.file, encoding="utf-8") as f:
             failures = replay(f)
@@ -76,8 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             secret = parse_secret(args.secret or args.key)
         except ValueError as error:
-            parser.error(f"{option}: {error}")
+            shown = "expected 64 hex digits (0-9, a-f)" if "hexadecimal" in str(error) else str(error)
+            parser.error(f"{option}: {shown}")
         facts: dict[str, object] = {}
+        if args.key is not None and args.seeds is None and not args.no_seeds:
+            parser.error("--key needs --seeds SEED0 SEED1 (as the match's result shows them), or --no-seeds")
         if args.key is not None:
             # Without seeds the key is the deal key itself (a match made before seeds existed).
             key = secret if args.seeds is None else deal_key(secret, (args.seeds[0], args.seeds[1]))
@@ -98,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=list(GAMES), default="bingo")
+    parser.add_argument("--game", choices=list(GAMES), default="bingo", help="the game")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="default: the game's first preset")
     parser.add_argument("--target", type=int, help="game points that win a match (default: the preset's)")
 
@@ -155,6 +182,9 @@ def play_in_terminal(preset: str, level: str, seed: int, seat: int, target: int 
             if action is None:
                 print("no more input: the match is left unfinished")
                 return 1
+            if isinstance(action, Stop):
+                print("stopped: the match is left unfinished")
+                return 0
         else:
             action = choose(level, deal.view(turn), rng)
             print(f"computer: {_describe(action)}")
@@ -175,12 +205,25 @@ def _score(deal: Deal, seat: int) -> str:
     return f"you {deal.score[seat]} : {deal.score[1 - seat]} computer"
 
 
-def _ask(legal: tuple[Action, ...]) -> Action | None:
+class Stop:
+    """What ``_ask`` gives when the player stops (q, Ctrl-C)."""
+
+
+STOP = Stop()
+
+
+def _ask(legal: tuple[Action, ...]) -> Action | Stop | None:
+    """The move the player types (its number); ``STOP`` for q or Ctrl-C; None at the end of the input."""
     while True:
         try:
-            answer = input("your move (number): ").strip()
+            answer = input("your move (number, q to stop): ").strip()
         except EOFError:
             return None
+        except KeyboardInterrupt:
+            print()
+            return STOP
+        if answer.lower() in ("q", "quit", "exit"):
+            return STOP
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         print(f"a number from 1 to {len(legal)}, please")

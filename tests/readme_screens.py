@@ -119,10 +119,13 @@ def main(argv: list[str]) -> int:
         if new != text:
             print(f"{name}: the screens are not what the bot renders; run: python3 dev.py readme", file=sys.stderr)
             return 1
+        print(f"{name}: up to date")
         return 0
     if new != text:
         PAGE.write_text(new, encoding="utf-8")
-        print(f"{name}: screens updated")
+        print(f"{name}: screens rewritten")
+    else:
+        print(f"{name}: up to date")
     return 0
 
 

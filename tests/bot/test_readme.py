@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 from PIL import Image
 
@@ -67,3 +68,19 @@ class TestReadmeSettings:
             else:
                 default = str(field.default).lower() if isinstance(field.default, bool) else str(field.default)
                 assert shown.startswith(f"`{default}`"), f"{name.upper()}: {shown} is not {default}"
+
+    def test_same_settings_same_words(self) -> None:
+        """The table has the settings of ``bot/config.py``, in its order, each described in the same words as its
+        docstring (``--help`` prints), the README's code marks and links aside."""
+        text = README.read_text(encoding="utf-8")
+        table = text.split("## Settings", 1)[1].split("\n## ", 1)[0]
+        rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
+        assert [r[1].strip().strip("`") for r in rows] == [name.upper() for name in Settings.model_fields]
+        for row, (name, field) in zip(rows, Settings.model_fields.items(), strict=True):
+            assert plain(row[3]) == plain(field.description or ""), f"{name.upper()}: the README and the code differ"
+
+
+def plain(words: str) -> str:
+    """Words as a reader reads them: no Markdown code marks, links as their text, one space between words."""
+    words = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", words).replace("`", "")
+    return " ".join(words.split()).strip()

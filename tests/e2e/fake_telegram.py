@@ -336,6 +336,9 @@ class FakeTelegram:
         self._threads: dict[tuple[int, int], int | None] = {}
         """The topic of each message users wrote in a forum (a reply to it goes there)."""
         self.unknown_methods: list[str] = []
+        self.raw_answers: dict[str, list[tuple[int, str, str]]] = {}
+        """Answers given as they are to the next calls of a method, before anything else: status, content type and
+        body (a proxy's HTML 502, a wrong path's 404)."""
         self.legacy: list[tuple[str, list[str]]] = []
         """Calls that used a parameter the Bot API replaced (``LEGACY``): the method and those parameters."""
         self.webhook: dict[str, Any] | None = None
@@ -399,6 +402,10 @@ class FakeTelegram:
             self.calls.append(Call(arrived, method, {}, 401, "Unauthorized"))
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         raw = await request.post() if request.can_read_body else {}
+        if self.raw_answers.get(method):
+            status, content_type, text = self.raw_answers[method].pop(0)
+            self.calls.append(Call(arrived, method, {}, status, text[:80]))
+            return web.Response(status=status, text=text, content_type=content_type)
         if self.frozen or method in self.held:
             if not self.frozen:
                 self.held_calls.append((method, dict(raw)))
