@@ -117,3 +117,17 @@ class TestCensus:
         second = await census.read()
         assert (second.active_matches, second.jobs_due) == (1, 1)
         assert second.jobs_lag == pytest.approx(30 + CACHE)
+
+
+def test_no_log_line_shows_the_token() -> None:
+    """A token in any line (an error naming a URL with it, a traceback) is masked, its bot id kept; text and JSON."""
+    import logging
+
+    from bot.logs import JsonFormatter, Masking, masked
+
+    token = "123456789:AAEfakefakefakefakefakefakefakefake1"
+    assert masked(f"GET http://x/bot{token}/getMe failed") == "GET http://x/bot123456789:***/getMe failed"
+    record = logging.LogRecord("bot.app", logging.WARNING, __file__, 1, "no answer from %s", (f"/bot{token}/",), None)
+    for inner in (logging.Formatter("%(message)s"), JsonFormatter()):
+        line = Masking(inner).format(record)
+        assert "AAEfake" not in line and "123456789:***" in line
