@@ -68,12 +68,13 @@ async def running_bot(
     app = await create_app(settings, redis=redis, clock=clock)
     await set_commands(app.bot, app.presenter.i18n)
     fake.listen(app.handled)  # a step that sends an update returns once this bot is done with it
+    polls = fake.polls  # a bot before this one may have polled the same fake
     polling = asyncio.create_task(
         app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1, close_bot_session=False)
     )
     try:
         # Stopping a dispatcher that has not started polling yet would leave it polling.
-        await fake.wait_for(lambda: fake.polls > 0, what="the bot to poll")
+        await fake.wait_for(lambda: fake.polls > polls, what="the bot to poll")
         yield app
     finally:
         fake.unlisten()
