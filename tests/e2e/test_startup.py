@@ -41,6 +41,17 @@ def one_line_error(process: BotProcess) -> str:
     return process.lines[0]
 
 
+async def refused_start(processes: list[BotProcess], fake: FakeTelegram) -> str:
+    """The bot started against ``fake``, which refuses it: it must exit 2 with one line; that line."""
+    await fake.start()
+    try:
+        process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=redis_url()), fork=True)
+        assert await process.exit_code() == 2
+    finally:
+        await fake.stop()
+    return one_line_error(process)
+
+
 class TestEmbeddedRedis:
     """Without REDIS_URL the bot runs a real Redis of its own in DATA_DIR, and matches survive a SIGKILL."""
 
@@ -116,30 +127,17 @@ class TestStartupErrors:
 
     async def test_rejected_token(self, processes: list[BotProcess]) -> None:
         """A token Telegram answers 401 to: exit 2, one line."""
-        fake = FakeTelegram(rejected_tokens=frozenset({TOKEN}))
-        await fake.start()
-        try:
-            process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=redis_url()), fork=True)
-            assert await process.exit_code() == 2
-        finally:
-            await fake.stop()
-        line = one_line_error(process)
+        line = await refused_start(processes, FakeTelegram(rejected_tokens=frozenset({TOKEN})))
         assert "401" in line and "BOT_TOKEN" in line
 
     async def test_getme_not_found(self, processes: list[BotProcess]) -> None:
         """A wrong TELEGRAM_API_BASE (a path that is no Bot API server): getMe answers 404; exit 2, one line that names
         what to check."""
         fake = FakeTelegram()
-        await fake.start()
         fake.raw_answers["getMe"] = [
             (404, "application/json", '{"ok":false,"error_code":404,"description":"Not Found"}')
         ]
-        try:
-            process = await launch(processes, bot_env(telegram_api_base=fake.base, redis_url=redis_url()), fork=True)
-            assert await process.exit_code() == 2
-        finally:
-            await fake.stop()
-        line = one_line_error(process)
+        line = await refused_start(processes, fake)
         assert "404" in line and "TELEGRAM_API_BASE" in line and "BOT_TOKEN" in line
 
     async def test_an_html_502_is_waited_out(
