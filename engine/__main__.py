@@ -20,7 +20,8 @@ from engine.match import Match
 from engine.review import matches_of, review
 from engine.rules import PRESETS, find_preset, presets_of
 from engine.selfplay import replay, selfplay
-from engine.tiles import NOTATION, SUIT_NAMES, format_mask
+from engine.texas import choice_name
+from engine.tiles import NOTATION, format_mask
 
 
 class Defaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -71,12 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     seeded.add_argument("--no-seeds", action="store_true",
                         help="with --key: a match made before seeds (the key is the deal key)")  # fmt: skip
     dealt.add_argument("--deal", type=int, default=1, help="with --key: the deal's number (default 1)")
-    dealt.add_argument("--first", type=int, choices=(0, 1), default=0, help="the seat that opens the deal (42)")
+    dealt.add_argument("--first", type=int, choices=range(4), default=0,
+                       help="the seat that opens the deal (42; 42x4: the seat after the shaker)")  # fmt: skip
     human = sub.add_parser("play", formatter_class=shows, help="play a match against the computer in this terminal")
     _game_arguments(human)
     human.add_argument("--level", choices=LEVELS, default="normal", help="the computer's level")
     human.add_argument("--seed", type=int, help="default: a random match")
-    human.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat")
+    human.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat (42x4: 0..3)")
     args = parser.parse_args(argv)
 
     if args.command in ("replay", "review") and not os.path.isfile(args.file):
@@ -95,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     preset = args.preset or presets_of(args.game)[0]
     if PRESETS[preset].game != args.game:
         parser.error(f"preset {preset} is not a {args.game} preset")
+    seats = PRESETS[preset].seats
+    if getattr(args, "seat", 0) >= seats or getattr(args, "first", 0) >= seats:
+        parser.error(f"{args.game} has seats 0..{seats - 1}")
     if args.command == "deal":
         option = "--secret" if args.secret is not None else "--key"
         try:
@@ -192,17 +197,23 @@ def play_in_terminal(preset: str, level: str, seed: int, seat: int, target: int 
         finished = match.play(action, turn)
         trick = deal.view(seat).last_trick
         if trick is not None and deal.last_trick != last:
-            taker = "you take" if trick.winner == seat else "the computer takes"
-            print(f"trick: {trick.lead} then {trick.reply}, {taker} it")
+            if trick.winner == seat:
+                taker = "you take"
+            elif trick.winner % 2 == seat % 2:
+                taker = "your partner takes"
+            else:
+                taker = "the computer takes"
+            print(f"trick: {' then '.join(map(str, trick.tiles))}, {taker} it")
         if finished is not None:
             _deal_over(finished, seat)
-    winner = "you win" if match.winner == seat else "the computer wins"
+    winner = "you win" if match.winner == seat % 2 else "the computer wins"
     print(f"\nmatch over, {winner} {_score(match.deal, seat)}")
     return 0
 
 
 def _score(deal: Deal, seat: int) -> str:
-    return f"you {deal.score[seat]} : {deal.score[1 - seat]} computer"
+    side = seat % 2
+    return f"you {deal.score[side]} : {deal.score[1 - side]} computer"
 
 
 class Stop:
@@ -245,7 +256,7 @@ def _describe(action: Action) -> str:
         return f"bids {action.value}"
     if kind is Kind.PASS:
         return "passes"
-    return f"names {SUIT_NAMES[action.value]} trumps"
+    return f"names {choice_name(action.value)} trumps"
 
 
 def _table(view: View, seat: int) -> list[str]:
@@ -259,9 +270,10 @@ def _table(view: View, seat: int) -> list[str]:
 
 def _deal_over(deal: Deal, seat: int) -> None:
     points = deal.points
-    print(f"deal {deal.number} over ({deal.end.value if deal.end else ''}): points {points[seat]} : {points[1 - seat]}")
+    side = seat % 2
+    print(f"deal {deal.number} over ({deal.end.value if deal.end else ''}): points {points[side]} : {points[1 - side]}")
     for award in deal.awards:
-        who = "you" if award.seat == seat else "computer"
+        who = "you" if award.seat == side else "computer"
         print(f"  {who} +{award.game_points} ({award.reason.value})")
 
 

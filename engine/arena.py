@@ -1,4 +1,8 @@
-"""Matches between two levels of the computer, seats alternating, with a confidence interval on the win rate."""
+"""Matches between two levels of the computer, with a confidence interval on the win rate.
+
+At a table of two the levels alternate seats from match to match; at a table of four ``a`` is the team of seats
+0 and 2 and ``b`` of seats 1 and 3 (the first shaker is drawn by lot in every match, so no seat is favoured).
+"""
 
 from __future__ import annotations
 
@@ -39,12 +43,13 @@ class Game:
 
 
 def play_match(preset: str, a: str, b: str, seed: int, index: int, target: int | None = None) -> Game:
-    """Match ``index`` of an arena: level ``a`` sits at seat ``index % 2``; each seat has its own generator."""
+    """Match ``index`` of an arena: level ``a`` plays side ``index % 2`` at a table of two (seat ``index % 2``),
+    side 0 at a table of four (seats 0 and 2); each seat has its own generator."""
     rules = find_preset(preset)
     match = Match.new(rules, _match_seed(seed, index), target)
-    seat_a = index % 2
-    levels = {seat_a: a, 1 - seat_a: b}
-    rngs = {s: random.Random(f"{seed}/{index}/{s}") for s in (0, 1)}
+    side_a = index % 2 if rules.seats == 2 else 0
+    levels = {s: a if s % 2 == side_a else b for s in range(rules.seats)}
+    rngs = {s: random.Random(f"{seed}/{index}/{s}") for s in range(rules.seats)}
     spent: dict[int, list[float]] = {0: [], 1: []}
     deals = 0
     while not match.is_over:
@@ -52,10 +57,10 @@ def play_match(preset: str, a: str, b: str, seed: int, index: int, target: int |
         view = match.deal.view(seat)
         started = time.process_time()
         action = choose(levels[seat], view, rngs[seat])
-        spent[seat].append(time.process_time() - started)
+        spent[seat % 2].append(time.process_time() - started)
         if match.play(action, seat) is not None:
             deals += 1
-    return Game(match.winner == seat_a, tuple(spent[seat_a]), tuple(spent[1 - seat_a]), deals)
+    return Game(match.winner == side_a, tuple(spent[side_a]), tuple(spent[1 - side_a]), deals)
 
 
 def _match_seed(seed: int, index: int) -> int:

@@ -1,4 +1,9 @@
-"""What every deal has: two hands, a stock drawn in order, tricks, the match score.
+"""What every deal has: a hand a seat (two seats, or four in two partnerships), a stock drawn in order, tricks,
+the match score.
+
+The seat count is the rules' (``RuleSet.seats``). Whatever is counted for a side (tricks, points, captured
+tiles, game points, the match score) has two entries: seat ``s`` plays for side ``s % 2``, which at a table of
+two is the seat itself and at a table of four its team (partners sit across).
 
 A deal is a mutable object with ``play`` (like python-chess's ``push``) so
 that self-play runs without copies; :func:`engine.apply` gives the
@@ -19,7 +24,16 @@ from engine.rules import RuleSet, find_preset
 from engine.tiles import FULL_SET, NOTATION, TILE_COUNT, TILES, Tile, format_mask, parse_index, parse_mask
 
 HAND_SIZE = 7
-STOCK_SIZE = TILE_COUNT - 2 * HAND_SIZE
+SIDES = 2
+"""Two sides at every table: the two players, or the two teams of two."""
+
+
+def stock_size(seats: int) -> int:
+    """Tiles left to the stock when every seat holds 7: 14 at a table of two, none at four."""
+    return TILE_COUNT - seats * HAND_SIZE
+
+
+STOCK_SIZE = stock_size(2)
 
 _BYTE_INDICES: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
@@ -38,23 +52,43 @@ def mask_actions(mask: int, table: tuple[Action, ...]) -> list[Action]:
 
 @dataclass(frozen=True, slots=True)
 class TrickView:
-    """A settled trick as the table saw it."""
+    """A settled trick as the table saw it: its tiles in the order played, from the leader's."""
 
     leader: int
-    lead: Tile
-    reply: Tile
+    tiles: tuple[Tile, ...]
     winner: int
 
+    @property
+    def lead(self) -> Tile:
+        return self.tiles[0]
 
-_TRICK_VIEWS: dict[tuple[int, int, int, int], TrickView] = {}
+    @property
+    def reply(self) -> Tile:
+        """The second tile (at a table of two, the only reply)."""
+        return self.tiles[1]
+
+    def seat_of(self, i: int, seats: int) -> int:
+        """The seat that played ``tiles[i]``."""
+        return (self.leader + i) % seats
+
+    def played(self) -> int:
+        """The trick's tiles as a mask."""
+        mask = 0
+        for tile in self.tiles:
+            mask |= 1 << tile.index
+        return mask
 
 
-def trick_view(trick: tuple[int, int, int, int]) -> TrickView:
-    """The shared :class:`TrickView` of ``(leader, lead, reply, winner)`` (there are a few thousand at most)."""
+_TRICK_VIEWS: dict[tuple[int, ...], TrickView] = {}
+
+
+def trick_view(trick: tuple[int, ...]) -> TrickView:
+    """The :class:`TrickView` of ``(leader, *tiles, winner)``; the tricks of two are shared (a few thousand)."""
     found = _TRICK_VIEWS.get(trick)
     if found is None:
-        leader, lead, reply, winner = trick
-        found = _TRICK_VIEWS[trick] = TrickView(leader, TILES[lead], TILES[reply], winner)
+        found = TrickView(trick[0], tuple(TILES[t] for t in trick[1:-1]), trick[-1])
+        if len(trick) == 4:
+            _TRICK_VIEWS[trick] = found
     return found
 
 
@@ -101,21 +135,26 @@ class Deal:
     first: int
     score: list[int]
     """The match score, this deal's game points included as they are given."""
-    start_hands: tuple[int, int]
+    start_hands: tuple[int, ...]
     stock: tuple[int, ...]
     """The stock (reserve) in drawing order."""
     drawn: int
     """How many tiles of the stock have been drawn."""
     hands: list[int]
+    """A hand a seat."""
     captured: list[int]
+    """Tiles taken, a side."""
     tricks: list[int]
+    """Tricks taken, a side."""
     points: list[int]
+    """Points, a side."""
     turn: int
     lead: int
     """The tile led to the current trick, or -1 when nobody has led yet."""
-    last_trick: tuple[int, int, int, int] | None
-    """``(leader, lead, reply, winner)`` of the last settled trick."""
-    history: list[tuple[int, int, int, int]]
+    last_trick: tuple[int, ...] | None
+    """``(leader, *tiles, winner)`` of the last settled trick (at a table of two ``(leader, lead, reply,
+    winner)``)."""
+    history: list[tuple[int, ...]]
     """Every settled trick of the deal in order, as ``last_trick`` (the table watched them all)."""
     actions: list[Action]
     awards: list[Award]
@@ -124,7 +163,7 @@ class Deal:
     def __init__(
         self,
         rules: RuleSet,
-        hands: tuple[int, int],
+        hands: tuple[int, ...],
         stock: tuple[int, ...],
         first: int,
         *,
@@ -137,14 +176,20 @@ class Deal:
     ) -> None:
         if rules.game != self.game:
             raise ValueError(f"{rules.name} is not a {self.game} rule set")
-        if first not in (0, 1):
-            raise ValueError("first must be seat 0 or 1")
-        if len(stock) != STOCK_SIZE or any(h.bit_count() != HAND_SIZE for h in hands):
-            raise ValueError("a deal needs 7 tiles in each hand and 14 in the stock")
+        seats = rules.seats
+        if not 0 <= first < seats:
+            raise ValueError(f"first must be a seat 0..{seats - 1}")
+        if len(hands) != seats or len(stock) != stock_size(seats) or any(h.bit_count() != HAND_SIZE for h in hands):
+            raise ValueError(f"a deal needs {seats} hands of 7 tiles and {stock_size(seats)} in the stock")
         stock_mask = 0
         for t in stock:
             stock_mask |= 1 << t
-        if hands[0] | hands[1] | stock_mask != FULL_SET or hands[0] & hands[1]:
+        union = stock_mask
+        for h in hands:
+            if union & h:
+                raise ValueError("hands and stock must hold each of the 28 tiles once")
+            union |= h
+        if union != FULL_SET:
             raise ValueError("hands and stock must hold each of the 28 tiles once")
         self.rules = rules
         self.target = rules.target if target is None else target
@@ -154,10 +199,10 @@ class Deal:
         self.key = key
         self.first = first
         self.score = list(score)
-        self.start_hands = (hands[0], hands[1])
+        self.start_hands = tuple(hands)
         self.stock = tuple(stock)
         self.drawn = 0
-        self.hands = [hands[0], hands[1]]
+        self.hands = list(hands)
         self.captured = [0, 0]
         self.tricks = [0, 0]
         self.points = [0, 0]
@@ -186,12 +231,12 @@ class Deal:
         number: int = 1,
     ) -> Deal:
         """Deal ``number`` of the match with the deal key ``key``: shuffled from its secret (engine/fairness.py),
-        7 tiles each, the other 14 form the stock."""
+        7 tiles each, the others (14 at a table of two) form the stock."""
         secret = deal_secret(key, number)
         order = shuffled(secret, TILE_COUNT)
         game_cls = _deal_class(rules.game)
-        hands = game_cls._hands_from_order(order, first)
-        stock = tuple(order[2 * HAND_SIZE :])
+        hands = game_cls._hands_from_order(order, first, rules.seats)
+        stock = tuple(order[rules.seats * HAND_SIZE :])
         return game_cls(
             rules, hands, stock, first, score=score, target=target, seed=seed, number=number, secret=secret, key=key
         )
@@ -201,8 +246,8 @@ class Deal:
         """The deal a secret gives (its number and score unknown: deal 1 at 0:0)."""
         order = shuffled(secret, TILE_COUNT)
         game_cls = _deal_class(rules.game)
-        hands = game_cls._hands_from_order(order, first)
-        return game_cls(rules, hands, tuple(order[2 * HAND_SIZE :]), first, secret=secret)
+        hands = game_cls._hands_from_order(order, first, rules.seats)
+        return game_cls(rules, hands, tuple(order[rules.seats * HAND_SIZE :]), first, secret=secret)
 
     @property
     def commitment(self) -> str | None:
@@ -215,10 +260,17 @@ class Deal:
         return self.secret.hex() if self.secret is not None and self.end is not None else None
 
     @staticmethod
-    def _hands_from_order(order: list[int], first: int) -> tuple[int, int]:
-        a = sum(1 << t for t in order[:HAND_SIZE])
-        b = sum(1 << t for t in order[HAND_SIZE : 2 * HAND_SIZE])
-        return (a, b)
+    def _hands_from_order(order: list[int], first: int, seats: int) -> tuple[int, ...]:
+        """Seat ``s`` gets the ``s``-th seven tiles of the shuffled order."""
+        return tuple(sum(1 << t for t in order[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(seats))
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats
+
+    def next_first(self) -> int:
+        """Who acts first in the next deal of the match: the next seat (a game may keep it, as 42's redeal)."""
+        return (self.first + 1) % self.rules.seats
 
     # -- playing -------------------------------------------------------------
 
@@ -318,11 +370,15 @@ class Deal:
         return self.score[award.seat] >= self.target
 
     def _settle_trick(self, leader: int, lead: int, reply: int, winner: int) -> None:
-        trick = (leader, lead, reply, winner)
+        """A trick of two tiles is settled (a table of two)."""
+        self._record_trick((leader, lead, reply, winner))
+
+    def _record_trick(self, trick: tuple[int, ...]) -> None:
+        """``(leader, *tiles, winner)`` is settled: the winner leads the next."""
         self.last_trick = trick
         self.history.append(trick)
         self.lead = -1
-        self.turn = winner
+        self.turn = trick[-1]
 
     def last_trick_view(self) -> TrickView | None:
         if self.last_trick is None:
@@ -333,13 +389,16 @@ class Deal:
         """Every settled trick of the deal, in order."""
         return tuple(map(trick_view, self.history))
 
+    def on_table(self) -> int:
+        """The tiles of the trick in progress, as a mask (a game of two: the lead, if any)."""
+        return 0 if self.lead < 0 else 1 << self.lead
+
     def tile_places(self) -> list[int]:
         """Masks of every place a tile can be; they partition the set (an invariant)."""
         stock = 0
         for t in self.reserve:
             stock |= 1 << t
-        table = 0 if self.lead < 0 else 1 << self.lead
-        return [self.hands[0], self.hands[1], stock, self.captured[0], self.captured[1], table]
+        return [*self.hands, stock, *self.captured, self.on_table()]
 
     # -- records -------------------------------------------------------------
 
@@ -353,7 +412,7 @@ class Deal:
             "seed": self.seed,
             "deal": self.number,
             **({"secret": self.secret.hex()} if self.secret is not None else {}),
-            "hands": [format_mask(self.start_hands[0]), format_mask(self.start_hands[1])],
+            "hands": [format_mask(h) for h in self.start_hands],
             "stock": [NOTATION[t] for t in self.stock],
             "first": self.first,
             "actions": [a.notation() for a in self.actions],
@@ -379,7 +438,9 @@ class Deal:
             before = tuple(m - g for m, g in zip(record["match_score"], record["game_points"], strict=True))
         else:
             before = (0, 0)
-        hands = (parse_mask(record["hands"][0]), parse_mask(record["hands"][1]))
+        if len(record["hands"]) != rules.seats:
+            raise ValueError(f"a {rules.game} record has {rules.seats} hands")
+        hands = tuple(parse_mask(h) for h in record["hands"])
         stock = tuple(parse_index(t) for t in record["stock"])
         deal = game_cls(
             rules,
@@ -413,8 +474,8 @@ class Deal:
         if self.secret is None:
             return True
         order = shuffled(self.secret, TILE_COUNT)
-        hands = self._hands_from_order(order, self.first)
-        return hands == self.start_hands and tuple(order[2 * HAND_SIZE :]) == self.stock
+        hands = self._hands_from_order(order, self.first, self.rules.seats)
+        return hands == self.start_hands and tuple(order[self.rules.seats * HAND_SIZE :]) == self.stock
 
 
 def _deal_class(game: str) -> type[Deal]:

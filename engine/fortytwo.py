@@ -147,8 +147,9 @@ class FortyTwoDeal(Deal):
         self.trump = -1
 
     @staticmethod
-    def _hands_from_order(order: list[int], first: int) -> tuple[int, int]:
-        # The opener's opponent draws first.
+    def _hands_from_order(order: list[int], first: int, seats: int) -> tuple[int, ...]:
+        # A game for two (``1 - seat`` throughout this module: RULES.md section 2 seats two). The opener's
+        # opponent draws first.
         early = sum(1 << t for t in order[:HAND_SIZE])
         late = sum(1 << t for t in order[HAND_SIZE : 2 * HAND_SIZE])
         return (late, early) if first == 0 else (early, late)
@@ -156,6 +157,10 @@ class FortyTwoDeal(Deal):
     @property
     def opener(self) -> int:
         return self.first
+
+    def next_first(self) -> int:
+        """The opener alternates, but a deal that both passed is dealt again with the same opener."""
+        return self.first if self.end is DealEnd.ALL_PASSED else 1 - self.first
 
     # -- legality ------------------------------------------------------------
 

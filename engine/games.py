@@ -22,13 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine import bingo, bingo_ai, bingo_reference, fortytwo, fortytwo_ai
+from engine import bingo, bingo_ai, bingo_reference, fortytwo, fortytwo_ai, texas, texas_ai
 from engine.actions import Action
 from engine.bingo import BingoDeal, BingoView
 from engine.deal import Deal, TrickView
 from engine.fortytwo import FortyTwoDeal, FortyTwoView
 from engine.outcomes import Award, DealEnd
-from engine.rules import BingoRules, FortyTwoRules, RuleSet, find_preset
+from engine.rules import BingoRules, FortyTwoRules, RuleSet, TexasRules, find_preset
+from engine.texas import TexasDeal, TexasView
 from engine.tiles import Tile
 
 
@@ -46,7 +47,7 @@ class View(Protocol):
     @property
     def hand(self) -> tuple[Tile, ...]: ...
     @property
-    def hand_sizes(self) -> tuple[int, int]: ...
+    def hand_sizes(self) -> tuple[int, ...]: ...
     @property
     def turn(self) -> int | None: ...
     @property
@@ -147,6 +148,18 @@ GAMES: dict[str, Game[Any, Any]] = {
             fortytwo_ai.evaluate,
             fortytwo_ai.hard,
             fortytwo_ai.evaluate,
+        ),
+        Game(
+            "42x4",
+            TexasDeal,
+            TexasRules,
+            TexasView,
+            texas_ai.normal,
+            texas_ai.hard,
+            texas.describe,
+            texas_ai.evaluate,
+            texas_ai.hard,
+            texas_ai.evaluate,
         ),
     )
 }

@@ -1,4 +1,4 @@
-"""A match: deals until a seat reaches the target of game points."""
+"""A match: deals until a side (a player, or a team of two) reaches the target of game points."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 from engine.actions import Action
 from engine.deal import Deal
 from engine.fairness import seeded_key
-from engine.outcomes import DealEnd, IllegalAction, Refusal
+from engine.outcomes import IllegalAction, Refusal
 from engine.rules import RuleSet, find_preset
 
 
 def next_first(deal: Deal) -> int:
-    """Who acts first in the deal after ``deal``: it alternates, but a 42 redeal keeps its opener."""
-    return deal.first if deal.end is DealEnd.ALL_PASSED else 1 - deal.first
+    """Who acts first in the deal after ``deal`` (the game's rule: :meth:`Deal.next_first`)."""
+    return deal.next_first()
 
 
 class Match:
@@ -50,7 +50,7 @@ class Match:
         if isinstance(rules, str):
             rules = find_preset(rules)
         if first is None:
-            first = random.Random(f"{seed}/lot").randrange(2)
+            first = random.Random(f"{seed}/lot").randrange(rules.seats)
         key = seeded_key(seed) if key is None else key
         return cls(Deal.deal(rules, key, first, target=target, seed=seed, number=1))
 

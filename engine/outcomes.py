@@ -57,7 +57,10 @@ class DealEnd(enum.Enum):
     PLAYED_OUT = "played_out"
     """42: all seven tricks of the play phase were played."""
     ALL_PASSED = "all_passed"
-    """42: both passed without a bid; the deal is dealt again with the same opener."""
+    """42: every seat passed; the deal is dealt again (for two with the same opener, for four by the next
+    shaker)."""
+    DECIDED = "decided"
+    """42 for four: the outcome of the bid became certain before the last trick, and the deal stopped."""
 
 
 class Reason(enum.Enum):
@@ -80,16 +83,17 @@ class Reason(enum.Enum):
     REACHED_GOAL_AFTER_CLOSE = "reached_goal_after_close"
     """Bingo: the one more point for reaching 70 oneself after the opponent closed."""
     BID_MADE = "bid_made"
-    """42: the declarer scored at least the bid."""
+    """42: the declarer (for four: the declaring team) scored at least the bid."""
     BID_SET = "bid_set"
-    """42: the declarer fell short; the opponent scores."""
+    """42: the declarer fell short; the opponent (the defending team) scores."""
 
 
 @dataclass(frozen=True, slots=True)
 class Award:
-    """Game points given to a seat in a deal, with the reason."""
+    """Game points given to a side in a deal, with the reason."""
 
     seat: int
+    """The side: a seat of a game for two, a team (``seat % 2``) of a game for four."""
     game_points: int
     reason: Reason
     claimed: int = 0

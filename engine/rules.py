@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from engine.actions import MAX_BID, MIN_BID
+from engine.actions import MARK, MAX_BID, MIN_BID, TEXAS_MIN_BID
 
 
 class LastPair(enum.Enum):
@@ -35,6 +35,8 @@ class RuleSet:
     name: str
     game: str
     target: int
+    seats: int = 2
+    """How many sit at the table: two, or four in two partnerships (seat ``s`` is on side ``s % 2``)."""
 
     def with_target(self, target: int) -> RuleSet:
         """The same rules with another match target (a group's setting)."""
@@ -82,6 +84,19 @@ class FortyTwoRules(RuleSet):
     max_bid: int = MAX_BID
 
 
+@dataclass(frozen=True, slots=True)
+class TexasRules(RuleSet):
+    """42 for four, in partnerships (RULES.md section 5)."""
+
+    seats: int = 4
+    min_bid: int = TEXAS_MIN_BID
+    """The lowest point bid (30)."""
+    mark: int = MARK
+    """Points a mark bid is written in: 42 is one mark, 84 two, 126 three..."""
+    opening_marks: int = 2
+    """The most marks a first mark bid may be (84); after it, one mark more each time."""
+
+
 PRESETS: dict[str, RuleSet] = {
     "bingo": BingoRules(
         name="bingo",
@@ -110,6 +125,7 @@ PRESETS: dict[str, RuleSet] = {
         close_penalty=ClosePenalty.CLOSER_TOOK_NO_TRICK,
     ),
     "42": FortyTwoRules(name="42", game="42", target=7),
+    "texas": TexasRules(name="texas", game="42x4", target=7),
 }
 """Named rule sets; a group picks one and may change its target."""
 

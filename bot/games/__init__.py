@@ -17,9 +17,12 @@ from bot.games.base import Button, GameModule, MoveButton, SettingButton, rows_o
 from bot.models import DealLine, MomentRecord
 from engine import Deal
 from engine.games import HasGame
+from engine.rules import PRESETS as ENGINE_PRESETS
+from engine.rules import RuleSet
 
 __all__ = [
     "GAMES",
+    "PRESETS",
     "Button",
     "GameModule",
     "MoveButton",
@@ -38,6 +41,10 @@ GAMES: dict[str, GameModule[Any, Any]] = {
     )
 }
 """Every game's module, by its rules' ``game``, in the order menus list them."""
+
+PRESETS: dict[str, RuleSet] = {name: rules for name, rules in ENGINE_PRESETS.items() if rules.game in GAMES}
+"""The presets the bot offers: the engine's, of the games it has a module for (the engine's 42 for four,
+``42x4``, is not offered in a chat yet: its bot module, a table for four, is still to come)."""
 
 
 def game_of(thing: str | HasGame) -> GameModule[Any, Any]:

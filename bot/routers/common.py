@@ -10,13 +10,14 @@ from aiogram import Bot
 from aiogram.types import Chat, InaccessibleMessage, Message, User
 
 from bot import render
+from bot.games import PRESETS
 from bot.i18n import I18n, Translator
 from bot.models import LANGS, LEVELS, Level, MatchRecord, Player, Rejection
 from bot.presenter import Presenter
 from bot.services.challenges import Challenges
 from bot.services.chats import Chats
 from bot.services.errors import Rejected
-from engine import PRESETS, find_preset
+from engine import find_preset
 
 GROUP_TYPES = {"group", "supergroup"}
 

@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any
 
+from bot.games import PRESETS
 from bot.models import ChatSettings, Lang, UserProfile, known_lang, pick_lang
 from bot.services.errors import Rejected
 from bot.services.moves import Moves
@@ -14,7 +15,6 @@ from bot.services.records import Records
 from bot.storage.chats import ChatStore
 from bot.storage.matches import MatchStore
 from bot.storage.results import ResultStore
-from engine import PRESETS
 
 log = logging.getLogger(__name__)
 

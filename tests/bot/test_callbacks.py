@@ -6,7 +6,8 @@ import pytest
 from aiogram.types import CallbackQuery, User
 
 from bot.callbacks import MoveCb, move_data, move_filter
-from engine import PRESETS, Match, legal_actions
+from bot.games import PRESETS
+from engine import Match, legal_actions
 
 
 def query(data: str) -> CallbackQuery:

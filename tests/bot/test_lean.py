@@ -15,10 +15,11 @@ from aiogram.methods import EditMessageText, Response, SendMessage, TelegramMeth
 from aiogram.types import LinkPreviewOptions, ReplyParameters
 
 from bot import keyboards
+from bot.games import PRESETS
 from bot.i18n import I18n
 from bot.lean import EditMessageTextLean, Posted, SendMessageLean, markup_json
 from bot.outbox import reply_json
-from engine import PRESETS, Match, legal_actions
+from engine import Match, legal_actions
 
 
 @pytest.fixture

@@ -11,10 +11,11 @@ import pytest
 from fluent.syntax import ast
 
 from bot import keyboards
+from bot.games import PRESETS
 from bot.i18n import LOCALES, I18n
 from bot.models import LANGS, ChatSettings, Lang
 from bot.routers.settings import CLOCKS, settings_keyboard
-from engine import PRESETS, BingoRules, Deal
+from engine import BingoRules, Deal
 from tests.engine.helpers import deal_from
 from tests.wording import PLURAL_CATEGORIES as PLURAL_KEYS
 from tests.wording import Variables, parse

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from bot import render
+from bot.games import PRESETS
 from bot.i18n import LOCALES, I18n
 from bot.models import Finish, Summary
-from engine import PRESETS, Match
+from engine import Match
 from tests.bot.texts_cases import record_of, render_all
 from tests.prepositions import name_placeables_after_prepositions, names_after_prepositions
 

@@ -387,7 +387,8 @@ class TestRefusalTexts:
         (follow suit, beat, lower half, trump) come up, and a trump led in 42 asks for a trump."""
         import random
 
-        from engine import PRESETS, Action, Kind
+        from bot.games import PRESETS
+        from engine import Action, Kind
 
         tr = I18n()["ru"]
         seen: set[str] = set()

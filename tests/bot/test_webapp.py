@@ -14,13 +14,13 @@ import pytest
 
 from bot import keyboards
 from bot.codec import StoredDeal
+from bot.games import PRESETS
 from bot.i18n import I18n
 from bot.models import Finish, MatchRecord, Player, Status
 from bot.webapp.auth import MAX_AGE, init_data_of, signed_in
 from bot.webapp.links import AppLinks
 from bot.webapp.state import viewer_state
 from engine import Match
-from engine.rules import PRESETS
 
 I18N = I18n()
 TOKEN = "123456:TEST-token"

@@ -9,6 +9,7 @@ from typing import Any
 from engine import BingoDeal, Deal, FortyTwoDeal, Tile, find_preset
 from engine.bingo import POINTS, oracle
 from engine.fortytwo import COUNT, Phase
+from engine.texas import TexasDeal
 from engine.tiles import BIT, FULL_SET, TILE_COUNT, indices, parse_index, parse_mask
 
 
@@ -121,6 +122,23 @@ def check_invariants(deal: Deal) -> None:
         assert isinstance(deal, FortyTwoDeal)
         _check_fortytwo(deal)
     _check_views(deal)
+    assert Deal.from_record(deal.record()) == deal, "replaying the record gives another state"
+
+
+def check_invariants_texas(deal: TexasDeal) -> None:
+    """RULES.md section 3 for a deal of four: the tiles partition, each seat holds 7 less its tricks (less one
+    while its tile is on the table), the record replays to the same state."""
+    union = 0
+    for mask in deal.tile_places():
+        assert union & mask == 0, "a tile is in two places"
+        union |= mask
+    assert union == FULL_SET, "a tile is missing"
+    played = len(deal.history)
+    for seat in range(4):
+        on_table = deal.leader >= 0 and (seat - deal.leader) % 4 < len(deal.table)
+        assert deal.hands[seat].bit_count() == 7 - played - on_table
+    assert deal.tricks[0] + deal.tricks[1] == played
+    assert deal.points[0] + deal.points[1] <= 42
     assert Deal.from_record(deal.record()) == deal, "replaying the record gives another state"
 
 

@@ -190,7 +190,7 @@ class TestHiddenInformation:
     def test_fortytwo_view_written_by_hand(self, level: str) -> None:
         """A 42 view at the bidding, built by hand: the draw phase's tricks tell the opponent's hand."""
         draw = [("66", "65"), ("55", "54"), ("44", "43"), ("33", "32"), ("22", "21"), ("11", "10"), ("00", "60")]
-        history = tuple(TrickView(0, Tile.parse(a), Tile.parse(b), 0) for a, b in draw)
+        history = tuple(TrickView(0, (Tile.parse(a), Tile.parse(b)), 0) for a, b in draw)
         hand = tiles_of(parse_mask(["64", "63", "62", "61", "53", "52", "51"]))
         view = FortyTwoView(
             preset="42",

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from bot.codec import StoredDeal
+from bot.games import PRESETS
 from bot.models import Finish, MatchRecord, Status
 from bot.services import Services
-from engine import PRESETS, apply
+from engine import apply
 from tests.backends import Backend
 from tests.bot.helpers import play_random, start_match, to_move
 
