@@ -67,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     given.add_argument("--secret", help="the deal's secret, 64 hex digits, as its result showed it")
     given.add_argument("--key", help="the match key, 64 hex digits, as the match's result showed it")
     seeded = dealt.add_mutually_exclusive_group()
-    seeded.add_argument("--seeds", nargs=2, metavar=("SEED0", "SEED1"),
-                        help="with --key: both seats' seeds, seat 0's first ('' for the computer's)")  # fmt: skip
+    seeded.add_argument("--seeds", nargs="+", metavar="SEED",
+                        help="with --key: every seat's seed, seat 0's first ('' for the computer's): two, or four "
+                             "for 42x4")  # fmt: skip
     seeded.add_argument("--no-seeds", action="store_true",
                         help="with --key: a match made before seeds (the key is the deal key)")  # fmt: skip
     dealt.add_argument("--deal", type=int, default=1, help="with --key: the deal's number (default 1)")
@@ -110,9 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         facts: dict[str, object] = {}
         if args.key is not None and args.seeds is None and not args.no_seeds:
             parser.error("--key needs --seeds SEED0 SEED1 (as the match's result shows them), or --no-seeds")
+        if args.seeds is not None and len(args.seeds) != seats:
+            parser.error(f"--seeds: {args.game} has {seats} seats, so {seats} seeds")
         if args.key is not None:
             # Without seeds the key is the deal key itself (a match made before seeds existed).
-            key = secret if args.seeds is None else deal_key(secret, (args.seeds[0], args.seeds[1]))
+            key = secret if args.seeds is None else deal_key(secret, tuple(args.seeds))
             secret = deal_secret(key, args.deal)
             facts = {"deal": args.deal, "secret": secret.hex()}
         print(json.dumps(facts | deal_facts(Deal.from_secret(find_preset(preset), secret, args.first))))

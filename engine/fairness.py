@@ -62,11 +62,11 @@ def seed_digest(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def deal_key(key: bytes, seeds: tuple[str, str]) -> bytes:
-    """The key the deals' secrets of a match are derived from: its match ``key`` with both seats' ``seeds``
+def deal_key(key: bytes, seeds: tuple[str, ...]) -> bytes:
+    """The key the deals' secrets of a match are derived from: its match ``key`` with every seat's ``seeds``
     (seat 0's first; :data:`COMPUTER_SEED` for the computer's), ``HMAC-SHA256(key, "seeds/<d0>/<d1>")`` with
-    each seed's :func:`seed_digest`."""
-    message = f"seeds/{seed_digest(seeds[0])}/{seed_digest(seeds[1])}"
+    each seed's :func:`seed_digest` (at a table of four ``"seeds/<d0>/<d1>/<d2>/<d3>"``)."""
+    message = "seeds/" + "/".join(seed_digest(seed) for seed in seeds)
     return hmac.new(key, message.encode(), hashlib.sha256).digest()
 
 

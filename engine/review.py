@@ -32,6 +32,7 @@ from engine.actions import CLAIM, Action, Kind
 from engine.ai import judge as evaluate_decision
 from engine.deal import Deal
 from engine.games import View
+from engine.rules import find_preset
 
 TOLERANCE = 0.01
 """A decision costing at most this much chance to win (one percentage point) counts as accurate."""
@@ -167,10 +168,14 @@ def summarize(seat: int, decisions: Iterable[Decision]) -> SeatReview:
 
 def review(
     records: Iterable[dict[str, Any]],
-    seats: Sequence[int] = (0, 1),
+    seats: Sequence[int] | None = None,
     evaluator: Evaluator = evaluate_decision,
 ) -> tuple[SeatReview, ...]:
-    """The post-mortem of a match from its deal records: one review per seat of ``seats``."""
+    """The post-mortem of a match from its deal records: one review per seat of ``seats`` (None: every seat of
+    the game's table, two or four)."""
+    records = list(records)
+    if seats is None:
+        seats = range(find_preset(records[0]["preset"]).seats) if records else (0, 1)
     decisions: list[Decision] = []
     for record in records:
         decisions.extend(review_deal(record, seats, evaluator))
@@ -195,7 +200,7 @@ def matches_of(records: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return matches
 
 
-def review_json(records: list[dict[str, Any]], seats: Sequence[int]) -> list[dict[str, Any]]:
+def review_json(records: list[dict[str, Any]], seats: Sequence[int] | None) -> list[dict[str, Any]]:
     """:func:`review` as JSON-able dicts."""
     return [seat.to_json() for seat in review(records, seats)]
 

@@ -521,6 +521,39 @@ class TestCommandLine:
         figures = json.loads(duel.stdout)
         assert (figures["game"], figures["preset"], figures["matches"]) == ("42x4", "texas", 2)
 
+    def test_deal_from_a_key_and_four_seeds(self) -> None:
+        """``deal --key`` with the four seats' seeds gives the deal the match's key and seeds give (four hands, no
+        stock); two seeds for a table of four are refused."""
+        from engine.fairness import deal_key, deal_secret
+
+        key = bytes(range(32))
+        seeds = ("ala", "", "ola", "ewa")
+        run = [sys.executable, "-m", "engine", "deal", "--game", "42x4", "--key", key.hex(), "--deal", "2"]
+        out = subprocess.run([*run, "--seeds", *seeds], cwd=ROOT, capture_output=True, text=True, check=True)
+        facts = json.loads(out.stdout)
+        secret = deal_secret(deal_key(key, seeds), 2)
+        expected = Deal.from_secret(Match.new("texas", 1).rules, secret, 0)
+        assert facts["secret"] == secret.hex() and facts["stock"] == []
+        assert facts["hands"] == expected.record()["hands"] and len(facts["hands"]) == 4
+        assert deal_key(key, seeds) != deal_key(key, seeds[:2])
+        two = subprocess.run([*run, "--seeds", "a", "b"], cwd=ROOT, capture_output=True, text=True)
+        assert two.returncode == 2 and "4 seeds" in two.stderr
+
+    def test_review_and_play_in_the_terminal(self, tmp_path: Path) -> None:
+        """The post-mortem reviews all four seats; a match against the computer in the terminal (move 1 each
+        time) plays to its end as seat 2, the partner of seat 0."""
+        log = tmp_path / "deals.jsonl"
+        with log.open("w") as out_file:
+            selfplay("texas", 1, seed=8, log=out_file)
+        run = [sys.executable, "-m", "engine"]
+        out = subprocess.run([*run, "review", str(log)], cwd=ROOT, capture_output=True, text=True, check=True)
+        assert sorted(json.loads(x)["seat"] for x in out.stdout.splitlines()) == [0, 1, 2, 3]
+        played = subprocess.run(
+            [*run, "play", "--game", "42x4", "--seat", "2", "--level", "easy", "--seed", "4"],
+            input="1\n" * 400, cwd=ROOT, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert "match over" in played.stdout and "your partner takes" in played.stdout
+
 
 def test_every_tile_once() -> None:
     assert sorted(NOTATION) == sorted(t.notation() for t in TILES)
