@@ -1,4 +1,4 @@
-"""Pure rules engine for domino trick-taking games: Bingo and 42 for two.
+"""Pure rules engine for domino trick-taking games: Bingo, 42 for two and 42 for four.
 
 Standard library only, synchronous, no I/O. ``legal_actions`` is the one
 authority on what may be done; ``apply`` returns a new state and never
@@ -15,7 +15,17 @@ from engine.deal import Deal, TrickView
 from engine.fortytwo import FortyTwoDeal, FortyTwoView
 from engine.match import Match
 from engine.outcomes import Award, DealEnd, IllegalAction, Reason, Refusal
-from engine.rules import PRESETS, BingoRules, ClosePenalty, FortyTwoRules, LastPair, RuleSet, find_preset
+from engine.rules import (
+    PRESETS,
+    BingoRules,
+    ClosePenalty,
+    FortyTwoRules,
+    LastPair,
+    RuleSet,
+    TexasRules,
+    find_preset,
+)
+from engine.texas import TexasDeal, TexasView
 from engine.tiles import Tile
 
 __all__ = [
@@ -39,6 +49,9 @@ __all__ = [
     "Reason",
     "Refusal",
     "RuleSet",
+    "TexasDeal",
+    "TexasRules",
+    "TexasView",
     "Tile",
     "TrickView",
     "apply",
