@@ -1,6 +1,6 @@
 """The order the suite's workers take its tests in: the longest first, so that no long test starts last.
 
-``python3 dev.py test`` runs six workers with ``--dist loadgroup``: xdist hands each worker the next test of the
+``python3 dev.py test`` runs five workers with ``--dist loadgroup``: xdist hands each worker the next test of the
 collection (a test marked ``xdist_group`` goes with the rest of its group, to one worker) whenever it has two or
 fewer left, so in the order of the collection. In the file order a long test that waits (a Redis outage of 10 s,
 the soak) could start in the last half minute, with three workers done and both cores idle; and the CPU-bound
