@@ -382,10 +382,21 @@ async def run(settings: Settings, redis_url: str) -> None:
 async def drop_webhook(bot: Bot) -> None:
     """Polling, so no webhook: one left by webhook workers (they leave it set when they stop) would answer every
     ``getUpdates`` with 409. Said in one line; its pending updates are kept and come by polling."""
-    info = await bot.get_webhook_info()
+    # Waiting while Telegram pushes back or is unreachable, as getMe does: a 429 at a start in a flood must not
+    # end the bot (it did, in the soak's restart under 429s).
+    retry_on = (TelegramNetworkError, TelegramServerError, TelegramRetryAfter, ClientDecodeError)
+    info = await with_backoff(
+        bot.get_webhook_info,
+        retry_on,
+        lambda error, delay: f"the webhook was not checked ({masked(str(error))}); again in {delay:.0f} s",
+    )
     if info.url:
         log.warning("a webhook was set (%s): deleted, this bot polls (WEBHOOK_URL unset)", info.url)
-        await bot.delete_webhook(drop_pending_updates=False)
+        await with_backoff(
+            lambda: bot.delete_webhook(drop_pending_updates=False),
+            retry_on,
+            lambda error, delay: f"the webhook was not deleted ({masked(str(error))}); again in {delay:.0f} s",
+        )
 
 
 async def poll(app: App, settings: Settings) -> None:

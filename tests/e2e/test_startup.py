@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 from pathlib import Path
@@ -139,6 +140,27 @@ class TestStartupErrors:
         ]
         line = await refused_start(processes, fake)
         assert "404" in line and "TELEGRAM_API_BASE" in line and "BOT_TOKEN" in line
+
+    async def test_a_429_at_the_webhooks_check_is_waited_out(
+        self, fake: FakeTelegram, prefix: str, processes: list[BotProcess], cleanup_redis: None
+    ) -> None:
+        """Telegram answering 429 to getWebhookInfo and to deleteWebhook as the bot starts (a restart in a flood):
+        waited out as asked, said in a line, and the bot polls (it exited with a traceback, fresh-clone run g1)."""
+        too_many = json.dumps(
+            {"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
+             "parameters": {"retry_after": 1}}
+        )  # fmt: skip
+        fake.raw_answers["getWebhookInfo"] = [(429, "application/json", too_many)]
+        fake.raw_answers["deleteWebhook"] = [(429, "application/json", too_many)]
+        fake.webhook = {"url": "https://bot.example.org/tg", "secret_token": None, "allowed_updates": None}
+        env = bot_env(telegram_api_base=fake.base, redis_url=redis_url(), redis_prefix=prefix)
+        process = await launch(processes, env, fork=True)
+        await process.wait_line(polling, what="polling")
+        assert any("the webhook was not checked" in line for line in process.lines)
+        assert any("the webhook was not deleted" in line for line in process.lines)
+        assert fake.webhook is None
+        assert await process.interrupt() == 0
+        assert "Traceback" not in process.output
 
     async def test_an_html_502_is_waited_out(
         self, fake: FakeTelegram, prefix: str, processes: list[BotProcess], cleanup_redis: None
