@@ -75,14 +75,18 @@ async def wait_for_redis(redis: Redis, url: str) -> None:
     )
 
 
+TELEGRAM_AWAY = (TelegramNetworkError, TelegramServerError, TelegramRetryAfter, ClientDecodeError)
+"""What start-up waits out in a call to Telegram: the network, a 5xx, a 429, and an answer that is no JSON (a
+proxy's HTML 502 while a local Bot API server starts passes as a 5xx)."""
+
+
 async def who_am_i(bot: Bot, api: str) -> User:
     """The bot's own user, waiting while Telegram is unreachable; a rejected token is a StartupError. (Kept
     by ``bot.me()``: aiogram's polling asks for it again as it starts, and a 429 there would end the bot.)"""
     try:
         return await with_backoff(
             bot.me,
-            # An answer that is no JSON (a proxy's HTML 502 while a local Bot API server starts) passes as a 5xx.
-            (TelegramNetworkError, TelegramServerError, TelegramRetryAfter, ClientDecodeError),
+            TELEGRAM_AWAY,
             lambda error, delay: (
                 f"Telegram ({api}) does not answer ({masked(str(error))}); retrying in {delay:.0f} s (check the "
                 "network and DNS, or set TELEGRAM_API_BASE for a local Bot API server)"
@@ -384,17 +388,16 @@ async def drop_webhook(bot: Bot) -> None:
     ``getUpdates`` with 409. Said in one line; its pending updates are kept and come by polling."""
     # Waiting while Telegram pushes back or is unreachable, as getMe does: a 429 at a start in a flood must not
     # end the bot (it did, in the soak's restart under 429s).
-    retry_on = (TelegramNetworkError, TelegramServerError, TelegramRetryAfter, ClientDecodeError)
     info = await with_backoff(
         bot.get_webhook_info,
-        retry_on,
+        TELEGRAM_AWAY,
         lambda error, delay: f"the webhook was not checked ({masked(str(error))}); again in {delay:.0f} s",
     )
     if info.url:
         log.warning("a webhook was set (%s): deleted, this bot polls (WEBHOOK_URL unset)", info.url)
         await with_backoff(
             lambda: bot.delete_webhook(drop_pending_updates=False),
-            retry_on,
+            TELEGRAM_AWAY,
             lambda error, delay: f"the webhook was not deleted ({masked(str(error))}); again in {delay:.0f} s",
         )
 

@@ -24,16 +24,12 @@ from engine.rules import RuleSet, find_preset
 from engine.tiles import FULL_SET, NOTATION, TILE_COUNT, TILES, Tile, format_mask, parse_index, parse_mask
 
 HAND_SIZE = 7
-SIDES = 2
-"""Two sides at every table: the two players, or the two teams of two."""
 
 
 def stock_size(seats: int) -> int:
     """Tiles left to the stock when every seat holds 7: 14 at a table of two, none at four."""
     return TILE_COUNT - seats * HAND_SIZE
 
-
-STOCK_SIZE = stock_size(2)
 
 _BYTE_INDICES: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
@@ -66,17 +62,6 @@ class TrickView:
     def reply(self) -> Tile:
         """The second tile (at a table of two, the only reply)."""
         return self.tiles[1]
-
-    def seat_of(self, i: int, seats: int) -> int:
-        """The seat that played ``tiles[i]``."""
-        return (self.leader + i) % seats
-
-    def played(self) -> int:
-        """The trick's tiles as a mask."""
-        mask = 0
-        for tile in self.tiles:
-            mask |= 1 << tile.index
-        return mask
 
 
 _TRICK_VIEWS: dict[tuple[int, ...], TrickView] = {}

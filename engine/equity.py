@@ -18,6 +18,11 @@ FORTYTWO_DEAL_POINTS: tuple[float, ...] = (0.0, 1.0)
 """42: a deal always gives exactly one game point."""
 
 
+def stakes(need_me: int, need_opp: int, points: int, table: tuple[float, ...]) -> tuple[float, float]:
+    """The equity after a deal that gives ``points`` to this side, and after one that gives them to the other."""
+    return equity(need_me - points, need_opp, table), equity(need_me, need_opp - points, table)
+
+
 @cache
 def equity(need_me: int, need_opp: int, table: tuple[float, ...]) -> float:
     """The chance of winning when ``need_me`` more game points win and the opponent needs ``need_opp``."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from math import exp
 
 from engine.actions import BID, PASS, PLAY, TRUMPS, Action, Kind
-from engine.equity import FORTYTWO_DEAL_POINTS, equity
+from engine.equity import FORTYTWO_DEAL_POINTS, equity, stakes
 from engine.fortytwo import COUNT, DRAW_BEATS, PLAY_BEATS, FortyTwoView, Phase, rank_in_suit
 from engine.rules import FortyTwoRules
 from engine.tiles import BIT, DOUBLES, FULL_SET, HIGH, SUIT_MASK, SUITS, TILE_COUNT, indices, mask_of
@@ -319,12 +319,7 @@ def evaluate(view: FortyTwoView, rules: FortyTwoRules, rng: random.Random) -> li
 
 def _equities(view: FortyTwoView, me: int) -> tuple[float, float]:
     """The seat's match equity after it wins the deal, and after it loses it."""
-    need_me = view.target - view.score[me]
-    need_opp = view.target - view.score[1 - me]
-    return (
-        equity(need_me - 1, need_opp, FORTYTWO_DEAL_POINTS),
-        equity(need_me, need_opp - 1, FORTYTWO_DEAL_POINTS),
-    )
+    return stakes(view.target - view.score[me], view.target - view.score[1 - me], 1, FORTYTWO_DEAL_POINTS)
 
 
 def _outcome(made: int, bid: int, declaring: bool, win: float, lose: float) -> float:

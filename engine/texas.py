@@ -66,7 +66,10 @@ STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 the highest of a trick wins it."""
 ABOVE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
-        tuple(sum(BIT[u] for u in range(TILE_COUNT) if STRENGTH[c][lead][u] > STRENGTH[c][lead][t]) for t in range(28))
+        tuple(
+            sum(BIT[u] for u in range(TILE_COUNT) if STRENGTH[c][lead][u] > STRENGTH[c][lead][t])
+            for t in range(TILE_COUNT)
+        )
         for lead in range(TILE_COUNT)
     )
     for c in CHOICES
@@ -82,6 +85,19 @@ def trick_winner(tiles: tuple[int, ...] | list[int], choice: int) -> int:
         if strength[tiles[i]] > strength[tiles[best]]:
             best = i
     return best
+
+
+def settled(bid: int, points: list[int], tricks: list[int], ours: int) -> bool | None:
+    """Whether the declaring team ``ours`` has made ``bid`` (True) or been set (False) by the points and tricks
+    each team has taken, or None while the outcome is not certain (RULES.md 5.2.5)."""
+    theirs = 1 - ours
+    if bid < TOTAL:
+        if points[ours] >= bid:
+            return True
+        return False if points[theirs] > TOTAL - bid else None
+    if tricks[theirs]:
+        return False
+    return True if tricks[ours] == 7 else None
 
 
 def marks_of(bid: int) -> int:
@@ -288,20 +304,13 @@ class TexasDeal(Deal):
     def _decide(self) -> None:
         """Stop the deal once its outcome is certain (RULES.md 5.2.5), giving the marks."""
         ours = self.declarer % 2
-        theirs = 1 - ours
-        bid = self.bid
-        if bid < TOTAL:
-            made = self.points[ours] >= bid
-            lost = self.points[theirs] > TOTAL - bid
-        else:
-            lost = self.tricks[theirs] > 0
-            made = self.tricks[ours] == 7
-        if not (made or lost):
+        made = settled(self.bid, self.points, self.tricks, ours)
+        if made is None:
             return
         self.phase = Phase.OVER
         self.end = DealEnd.PLAYED_OUT if self.tricks[0] + self.tricks[1] == 7 else DealEnd.DECIDED
-        marks = marks_of(bid)
-        self._award(Award(ours, marks, Reason.BID_MADE) if made else Award(theirs, marks, Reason.BID_SET))
+        marks = marks_of(self.bid)
+        self._award(Award(ours, marks, Reason.BID_MADE) if made else Award(1 - ours, marks, Reason.BID_SET))
 
     # -- what a seat sees ----------------------------------------------------
 

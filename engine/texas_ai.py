@@ -25,14 +25,24 @@ from dataclasses import dataclass
 from math import exp
 
 from engine.actions import DOUBLES_TRUMP, FOLLOW_ME, PASS, PLAY, TRUMP_CHOICES, Action, Kind
-from engine.equity import FORTYTWO_DEAL_POINTS, equity
+from engine.equity import FORTYTWO_DEAL_POINTS, equity, stakes
 from engine.fortytwo import COUNT, Phase
+from engine.fortytwo_ai import count_points
 from engine.rules import TexasRules
-from engine.texas import ABOVE, FOLLOWERS, SEATS, STRENGTH, TOTAL, TRUMP_MASK, TexasView, marks_of, trick_winner
-from engine.tiles import BIT, DOUBLES, FULL_SET, TILE_COUNT, indices, mask_of
-
-TENS = sum(BIT[t] for t in range(TILE_COUNT) if COUNT[t] == 10)
-FIVES = sum(BIT[t] for t in range(TILE_COUNT) if COUNT[t] == 5)
+from engine.texas import (
+    ABOVE,
+    CHOICES,
+    FOLLOWERS,
+    SEATS,
+    STRENGTH,
+    TOTAL,
+    TRUMP_MASK,
+    TexasView,
+    marks_of,
+    settled,
+    trick_winner,
+)
+from engine.tiles import BIT, DOUBLES, FULL_SET, indices, mask_of, tile_index
 
 PLAY_SAMPLES = 40
 """Sampled deals of the hidden hands a play is judged in."""
@@ -42,10 +52,6 @@ BID_CHOICES = 3
 """Trump choices (the best by :func:`estimate`) played out for a bid."""
 POINTS_WEIGHT = 0.0002
 """Match equity of one point the team makes, to tell apart moves of the same outcome."""
-
-
-def count_points(mask: int) -> int:
-    return 10 * (mask & TENS).bit_count() + 5 * (mask & FIVES).bit_count()
 
 
 # -- what a seat knows -------------------------------------------------------
@@ -94,13 +100,13 @@ def sample(k: Knowledge, rng: random.Random) -> list[int]:
     their sizes and voids (a deal ignoring the voids if none is found, which does not happen in a real game)."""
     others = [s for s in range(SEATS) if s != k.me]
     pool = list(indices(k.unseen))
+    allowed = {t: [s for s in others if not BIT[t] & k.void[s]] for t in pool}
     for attempt in range(30):
         hands = [0] * SEATS
         hands[k.me] = k.hand
         room = {s: k.sizes[s] for s in others}
         rng.shuffle(pool)
         # The most constrained tiles first: those fewest seats may hold.
-        allowed = {t: [s for s in others if not BIT[t] & k.void[s]] for t in pool}
         order = sorted(pool, key=lambda t: len(allowed[t])) if attempt < 29 else pool
         ok = True
         for t in order:
@@ -126,7 +132,7 @@ def estimate(hand: int, choice: int) -> float:
     held = hand & trumps
     if choice == FOLLOW_ME:
         return 3.5 * (hand & DOUBLES).bit_count() + count_points(hand) / 3 + 6
-    top = BIT[27] if choice == DOUBLES_TRUMP else BIT[_double(choice)]
+    top = BIT[tile_index(6, 6) if choice == DOUBLES_TRUMP else tile_index(choice, choice)]
     return (
         5.0 * held.bit_count()
         + 4.0 * bool(held & top)
@@ -136,13 +142,9 @@ def estimate(hand: int, choice: int) -> float:
     )
 
 
-def _double(suit: int) -> int:
-    return suit * (suit + 1) // 2 + suit
-
-
 def best_choices(hand: int, n: int = 1) -> list[int]:
     """The ``n`` trump choices :func:`estimate` rates best, best first."""
-    return sorted(range(9), key=lambda c: -estimate(hand, c))[:n]
+    return sorted(CHOICES, key=lambda c: -estimate(hand, c))[:n]
 
 
 # -- the greedy player -------------------------------------------------------
@@ -164,7 +166,7 @@ def pick(seat: int, hand: int, table: list[int], choice: int, possible: list[int
                 key = (COUNT[t], STRENGTH[choice][t][t])
                 if key > best_key:
                     best_key, best = key, t
-        return best if best >= 0 else _cheapest(hand, choice, hand)
+        return best if best >= 0 else _cheapest(hand, choice)
     lead = table[0]
     allowed = hand & FOLLOWERS[choice][lead] or hand
     w = trick_winner(table, choice)
@@ -180,7 +182,7 @@ def pick(seat: int, hand: int, table: list[int], choice: int, possible: list[int
             return max(safe, key=lambda t: (COUNT[t], -STRENGTH[choice][lead][t]))
         if sum(COUNT[t] for t in table):
             return max(indices(winners), key=lambda t: STRENGTH[choice][lead][t])
-    return _cheapest(allowed, choice, hand)
+    return _cheapest(allowed, choice)
 
 
 def _beaten(lead: int, top: int, seat: int, later: int, choice: int, possible: list[int], exact: bool) -> bool:
@@ -200,7 +202,7 @@ def _beaten(lead: int, top: int, seat: int, later: int, choice: int, possible: l
     return False
 
 
-def _cheapest(allowed: int, choice: int, hand: int) -> int:
+def _cheapest(allowed: int, choice: int) -> int:
     """The tile of ``allowed`` least worth keeping: no count, not a trump, not a double, low."""
     trumps = TRUMP_MASK[choice]
     return min(
@@ -221,14 +223,13 @@ def normal(view: TexasView, rules: TexasRules) -> Action:
 
 
 def _greedy_bid(view: TexasView, hand: int, me: int) -> Action:
-    worth = max(estimate(hand, c) for c in range(9))
-    high = view.bid or 0
+    worth = max(estimate(hand, c) for c in CHOICES)
     partner_high = _high_bidder(view) == (me + 2) % SEATS
     options = [a for a in view.legal if a.kind is Kind.BID]
     for a in reversed(options):
         b = a.value
         need = b + (5 if partner_high else 0)
-        if (b < TOTAL and worth >= need) or (b == TOTAL and worth >= 48 and not high >= TOTAL):
+        if (b < TOTAL and worth >= need) or (b == TOTAL and worth >= 48):
             return a
     return PASS
 
@@ -268,16 +269,10 @@ def playout(
             if bid is None:
                 if tricks[0] + tricks[1] == 7:
                     return tricks[ours] == 7, points[ours]
-            elif bid < TOTAL:
-                if points[ours] >= bid:
-                    return True, points[ours]
-                if points[1 - ours] > TOTAL - bid:
-                    return False, points[ours]
             else:
-                if tricks[1 - ours]:
-                    return False, points[ours]
-                if tricks[ours] == 7:
-                    return True, points[ours]
+                made = settled(bid, points, tricks, ours)
+                if made is not None:
+                    return made, points[ours]
             table = []
             turn = w
         t = pick(turn, hands[turn], table, choice, hands, True)
@@ -289,12 +284,7 @@ def playout(
 
 def _equities(view: TexasView, team: int, marks: int) -> tuple[float, float]:
     """The team's match equity after it wins ``marks`` marks, and after the other team does."""
-    need_me = view.target - view.score[team]
-    need_opp = view.target - view.score[1 - team]
-    return (
-        equity(need_me - marks, need_opp, FORTYTWO_DEAL_POINTS),
-        equity(need_me, need_opp - marks, FORTYTWO_DEAL_POINTS),
-    )
+    return stakes(view.target - view.score[team], view.target - view.score[1 - team], marks, FORTYTWO_DEAL_POINTS)
 
 
 def _weight(k: Knowledge, view: TexasView, hands: list[int]) -> float:
@@ -382,7 +372,7 @@ def _contract(worlds: list[tuple[list[int], float]], declarer: int, choice: int,
 
 def _bid_values(k: Knowledge, view: TexasView, rng: random.Random) -> list[tuple[Action, float]]:
     """A bid: the chance of making it as declarer with the best trumps of the sampled deals, valued in match
-    equity; a pass: the score as it stands (a partner's bid standing adds its estimated worth)."""
+    equity; a pass: the score as it stands."""
     worlds = _worlds(k, view, rng, BID_SAMPLES)
     team = k.me % 2
     choices = best_choices(k.hand, BID_CHOICES)
