@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import ClassVar
 
 
 class Clock:
     """The real clock."""
+
+    real: ClassVar[bool] = True
+    """Whether ``shared`` is the real time, which a key's TTL in Redis runs on (``bot.storage.budgets``)."""
 
     def time(self) -> float:
         """Seconds since the epoch (timestamps stored in Redis)."""

@@ -41,7 +41,7 @@ from bot.services.tournament_book import TournamentBook
 from bot.services.tournament_play import TournamentPlay
 from bot.services.tournaments import Tournaments
 from bot.storage.base import Failed, ignore
-from bot.storage.budgets import BudgetStore
+from bot.storage.budgets import LINGER_MS, SIMULATED_LINGER_MS, BudgetStore
 from bot.storage.challenges import ChallengeStore
 from bot.storage.chats import ChatStore
 from bot.storage.jobs import JobStore
@@ -75,7 +75,9 @@ class Stores:
     def build(cls, redis: Redis, *, prefix: str = "dom", clock: Clock | None = None, failed: Failed = ignore) -> Stores:
         """The repositories; ``failed`` is told of every Redis command that fails."""
         keys = Keys(prefix)
-        time = (clock or Clock()).time
+        clock = clock or Clock()
+        time = clock.time
+        linger = LINGER_MS if clock.real else SIMULATED_LINGER_MS
         return cls(
             redis=redis,
             keys=keys,
@@ -86,7 +88,7 @@ class Stores:
             lanes=LaneStore(redis, keys, failed=failed),
             updates=UpdateMarks(redis, keys, failed=failed),
             jobs=JobStore(redis, keys, failed=failed),
-            budgets=BudgetStore(redis, keys, failed=failed),
+            budgets=BudgetStore(redis, keys, failed=failed, linger_ms=linger),
             tournaments=TournamentStore(redis, keys, failed=failed),
             live=LiveStore(redis, keys, failed=failed),
         )

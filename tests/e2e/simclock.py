@@ -16,6 +16,8 @@ EPOCH = 1_700_000_000.0
 class SimClock(Clock):
     """``sleep`` waits until ``advance`` moves the time past its deadline."""
 
+    real = False
+
     def __init__(self) -> None:
         self.now = 1000.0
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []

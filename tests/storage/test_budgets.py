@@ -10,13 +10,15 @@ from typing import cast
 
 import pytest
 
+from bot.clock import Clock as RealClock
 from bot.limits import Budget, SharedLimiter
 from bot.outbox import Outbox
-from bot.services import Services
+from bot.services import Services, Stores
 from bot.storage.budgets import BudgetStore
 from bot.storage.keys import Keys
 from bot.storage.redis import create_redis
 from tests.backends import Backend
+from tests.e2e.simclock import SimClock
 from tests.outbox_fakes import Clock, FakeBot, most_in_window
 from tests.ports import free_port
 
@@ -137,3 +139,21 @@ class TestSharedBudget:
         times = [at for at, _, chat, _ in bot.calls if chat == GROUP]
         assert len(times) == 30 and most_in_window(times, 60.0) <= 20
         assert sum("counting in this process" in r.getMessage() for r in caplog.records) == 1
+
+
+class TestLinger:
+    """A window's key lives by Redis's own clock; the window is counted on the bot's. On a test's simulated clock
+    (which a loaded machine can slow below real time) the key must outlive any such stall, or a private chat's
+    second call would be granted within its second (CI run b3 of 2026-12-08, ``test_panels_never_wait_for_the_group``:
+    two panels 0.9 simulated seconds apart, the key gone after 2 real ones)."""
+
+    @pytest.mark.parametrize(("simulated", "at_least", "at_most"), [(False, 1900, 2000), (True, 3_600_000, 3_601_000)])
+    async def test_the_key_outlives_the_window(
+        self, backend: Backend, simulated: bool, at_least: int, at_most: int
+    ) -> None:
+        redis = backend.client()
+        stores = Stores.build(redis, prefix=backend.prefix, clock=SimClock() if simulated else RealClock())
+        limiter = SharedLimiter(stores.budgets, Budget(private_gap=1.0), lambda: 1000.0)
+        assert await limiter.take(PRIVATE, edit=False) == 0
+        assert at_least <= await redis.pttl(stores.keys.limits(PRIVATE)) <= at_most
+        assert await limiter.take(PRIVATE, edit=False) == pytest.approx(1.0)
