@@ -6,13 +6,17 @@
 Each node is a ``redis-server --cluster-enabled yes`` in a temporary
 directory (nothing kept on disk); ``redis-cli --cluster create`` joins them
 and hands out the 16384 slots; the cluster is used once every node says
-``cluster_state:ok``.
+``cluster_state:ok``. The nodes die with the process that started them, however it ends (a worker that exits
+without running its ``atexit`` handlers left a cluster running after a CI run of 2026-12-08).
 """
 
 from __future__ import annotations
 
+import ctypes
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,6 +26,13 @@ import redis
 from tests.ports import free_ports
 
 MASTERS = 3
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before it runs the server: the kernel kills it when its parent dies (Linux)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class RedisCluster:
@@ -66,7 +77,11 @@ class RedisCluster:
                 "dir": node,
             }
             command = [server, *(x for name, value in options.items() for x in (f"--{name}", str(value)))]
-            self.processes.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.processes.append(
+                subprocess.Popen(
+                    command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent
+                )
+            )
         for port in self.ports:
             self._wait(port, lambda client: bool(client.ping()))
         nodes = [f"127.0.0.1:{port}" for port in self.ports]
