@@ -157,7 +157,7 @@ class TestRealLimits:
             for user in PLAYERS:
                 slots = granted[user.id]
                 close = [(a, b) for a, b in itertools.pairwise(slots) if b - a < 1000]
-                assert len(slots) >= 5 and not close, f"{user.name}: slots less than a second apart: {close}"
+                assert len(slots) >= 5 and not close, f"{user.first_name}: slots less than a second apart: {close}"
             # ... and as the calls arrived: a call arrives some real milliseconds after its slot, each one many
             # ticks of a clock 20 times faster than real time on a busy machine (15 ms is 3 ticks), so two may
             # arrive closer than a second; in any 10 s at most the 11 a second apart allow, and one.
