@@ -159,6 +159,25 @@ class Keys:
         """Sorted set: user id by rating."""
         return f"{self.prefix}:lb:{_scope(scope)}"
 
+    def team_stats(self, scope: str, user_id: int) -> str:
+        """Hash: a player's record in a table of matches played in teams (42 for four), a table of its own:
+        played, won, lost, rating, streak, best, played:<game>, won:<game>."""
+        return f"{self.prefix}:st4:{_scope(scope)}:{user_id}"
+
+    def team_rating_log(self, scope: str, user_id: int) -> str:
+        """List (newest first): as ``rating_log``, in the table of matches played in teams."""
+        return f"{self.prefix}:rl4:{_scope(scope)}:{user_id}"
+
+    def team_leaderboard(self, scope: str) -> str:
+        """Sorted set: user id by rating, in the table of matches played in teams."""
+        return f"{self.prefix}:lb4:{_scope(scope)}"
+
+    def pair(self, chat_id: int, a: int, b: int) -> str:
+        """Hash: two people's rated matches in teams in a chat (the key names the lower id first): ``with`` as
+        partners, ``with_won`` of those won, ``against`` as opponents, ``w:<id>`` each one's wins then."""
+        low, high = sorted((a, b))
+        return f"{self.prefix}:pr4:{_chat(chat_id)}:{low}:{high}"
+
     def chat_history(self, chat_id: int) -> str:
         """List (newest first): summaries of the chat's finished matches."""
         return f"{self.prefix}:hist:{_chat(chat_id)}"

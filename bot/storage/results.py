@@ -182,6 +182,72 @@ return '1'
 """
 )
 
+# A rated match played in teams (42 for four), in one table's slot (a chat's, or the global one): each player's
+# Elo moves against the mean rating of the other team, by their team's result (the table is the game's own,
+# ``Keys.team_stats``); in a chat's table each pair of its players counts as partners or as opponents.
+# KEYS: 1 the mark, 2 the table's leaderboard, then each player's stats (winners first), then their rating logs in
+# the same order, then (ARGV[9] '1') the pair records of players i < j in that order.
+# ARGV: 1 the mark's TTL, 2 K, 3 the start rating, 4 the game, 5 how many players (n), 6 how many won, 7 when the
+# match finished, 8 the rating logs' length, 9 '1' to count the pairs, 10..9+n the ids, 10+n..9+2n the names.
+# Returns the mark: 'change:rating' of each player in order, comma-separated.
+COUNT_TEAMS = (
+    _ONCE
+    + """
+local K, start, game = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local n, winners = tonumber(ARGV[5]), tonumber(ARGV[6])
+local at, keep = ARGV[7], tonumber(ARGV[8])
+local rating, mean = {}, {0, 0}
+for i = 1, n do
+  rating[i] = tonumber(redis.call('HGET', KEYS[2 + i], 'rating') or start)
+  local side = i <= winners and 1 or 2
+  mean[side] = mean[side] + rating[i] / (side == 1 and winners or n - winners)
+end
+local answer = {}
+for i = 1, n do
+  local won = i <= winners
+  local against = won and mean[2] or mean[1]
+  local expected = 1 / (1 + 10 ^ ((against - rating[i]) / 400))
+  local d = math.floor(K * ((won and 1 or 0) - expected) + 0.5)
+  local stats, log, id = KEYS[2 + i], KEYS[2 + n + i], ARGV[9 + i]
+  redis.call('HSET', stats, 'rating', rating[i] + d, 'name', ARGV[9 + n + i])
+  redis.call('HINCRBY', stats, 'played', 1)
+  redis.call('HINCRBY', stats, 'played:' .. game, 1)
+  if won then
+    redis.call('HINCRBY', stats, 'won', 1)
+    redis.call('HINCRBY', stats, 'won:' .. game, 1)
+    local streak = redis.call('HINCRBY', stats, 'streak', 1)
+    if streak > tonumber(redis.call('HGET', stats, 'best') or 0) then redis.call('HSET', stats, 'best', streak) end
+  else
+    redis.call('HINCRBY', stats, 'lost', 1)
+    redis.call('HSET', stats, 'streak', 0)
+  end
+  redis.call('ZADD', KEYS[2], rating[i] + d, id)
+  redis.call('LPUSH', log, (rating[i] + d) .. ',' .. d .. ',' .. at .. ',' .. (won and '1' or '0'))
+  redis.call('LTRIM', log, 0, keep - 1)
+  answer[i] = d .. ':' .. (rating[i] + d)
+end
+if ARGV[9] == '1' then
+  local k = 2 + 2 * n
+  for i = 1, n do
+    for j = i + 1, n do
+      k = k + 1
+      local wi, wj = i <= winners, j <= winners
+      if wi == wj then
+        redis.call('HINCRBY', KEYS[k], 'with', 1)
+        if wi then redis.call('HINCRBY', KEYS[k], 'with_won', 1) end
+      else
+        redis.call('HINCRBY', KEYS[k], 'against', 1)
+        redis.call('HINCRBY', KEYS[k], 'w:' .. (wi and ARGV[9 + i] or ARGV[9 + j]), 1)
+      end
+    end
+  end
+end
+local mark = table.concat(answer, ',')
+redis.call('SET', KEYS[1], mark, 'EX', ARGV[1])
+return mark
+"""
+)
+
 CHAT_HISTORY = 50
 USER_HISTORY = 20
 RATING_LOG = 50
@@ -220,6 +286,7 @@ class ResultStore(Store):
         self._count_global = self.script(COUNT_GLOBAL)
         self._count_user = self.script(COUNT_USER)
         self._count_computer = self.script(COUNT_COMPUTER)
+        self._count_teams = self.script(COUNT_TEAMS)
 
     # -- the steps of a finish ---------------------------------------------------------
 
@@ -299,6 +366,45 @@ class ResultStore(Store):
         """The finish's step of a match against the computer: the person's global record at its level."""
         keys = [self.keys.counted(GLOBAL, match_id), self.keys.stats(GLOBAL, user_id)]
         await self.run(self._count_computer, keys, [ttl, level, "1" if won else "0"])
+
+    async def count_teams(
+        self,
+        chat_id: int | None,
+        match_id: str,
+        winners: list[tuple[int, str]],
+        losers: list[tuple[int, str]],
+        *,
+        game: str,
+        finished: float,
+        ttl: int,
+    ) -> list[tuple[int, int]]:
+        """A rated match played in teams (people only: ``winners`` and ``losers`` as (id, name)) in a chat's table
+        of such matches (None: the global one), once: each player's Elo moves against the mean rating of the
+        other team, by their team's result; in a chat, each pair of players counts as partners or as opponents.
+        Each player's (rating change, rating after), winners first (the same however often it runs)."""
+        k, scope = self.keys, scope_of(chat_id)
+        players = [*winners, *losers]
+        ids = [uid for uid, _ in players]
+        pairs = [] if chat_id is None else [k.pair(chat_id, a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
+        keys = [
+            k.counted(scope, f"{match_id}:teams"),
+            k.team_leaderboard(scope),
+            *(k.team_stats(scope, uid) for uid in ids),
+            *(k.team_rating_log(scope, uid) for uid in ids),
+            *pairs,
+        ]
+        args = [ttl, self.elo_k, self.elo_start, game, len(players), len(winners), repr(finished), RATING_LOG,
+                "1" if pairs else "0", *ids, *(name for _, name in players)]  # fmt: skip
+        mark = text(await self.run(self._count_teams, keys, args))
+        return [(int(change), int(rating)) for change, rating in (item.split(":") for item in mark.split(","))]
+
+    async def team_stats(self, chat_id: int | None, user_id: int) -> dict[str, str]:
+        """A player's stats hash in a table of matches played in teams (None: the global one)."""
+        return texts(await self.call(self.redis.hgetall(self.keys.team_stats(scope_of(chat_id), user_id))))
+
+    async def pair(self, chat_id: int, a: int, b: int) -> dict[str, str]:
+        """Two people's rated matches in teams in a chat, as partners and as opponents (``Keys.pair``)."""
+        return texts(await self.call(self.redis.hgetall(self.keys.pair(chat_id, a, b))))
 
     # -- reading -----------------------------------------------------------------------
 
