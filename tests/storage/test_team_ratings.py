@@ -5,8 +5,10 @@ runs; in a chat each pair of players counts as partners or as opponents."""
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from bot.services import Stores
+from bot.storage.base import text
 from bot.storage.keys import GLOBAL, chat_scope
 
 CHAT = -100900
@@ -34,7 +36,7 @@ async def test_a_first_match_moves_everyone_by_half_k(stores: Stores) -> None:
     # A table of its own: the chat's table of matches for two has nobody.
     assert await stores.results.stats(CHAT, ANN[0]) == {}
     board = await stores.redis.zrevrange(stores.keys.team_leaderboard(chat_scope(CHAT)), 0, -1, withscores=True)
-    assert sorted((int(uid), int(score)) for uid, score in board) == [
+    assert sorted((int(text(uid)), int(score)) for uid, score in cast(list[tuple[bytes, float]], board)) == [
         (901, 1516),
         (902, 1484),
         (903, 1516),
@@ -60,7 +62,7 @@ async def test_against_the_mean_of_the_other_team(stores: Stores) -> None:
     for uid in rating:
         assert int((await results.team_stats(CHAT, uid))["rating"]) == rating[uid]
         log = await results.redis.lrange(stores.keys.team_rating_log(chat_scope(CHAT), uid), 0, -1)
-        assert [row.decode().split(",")[1] for row in log] == logged[uid]
+        assert [text(row).split(",")[1] for row in log] == logged[uid]
 
 
 async def test_counted_once(stores: Stores) -> None:
