@@ -30,9 +30,10 @@ PR_SET_PDEATHSIG = 1
 
 
 def _die_with_parent() -> None:
-    """In the child, before it runs the server: the kernel kills it when its parent dies (Linux)."""
+    """In the child, before it runs the server: the kernel kills it when its parent dies (Linux). The parent is
+    the thread that started it: the tests start their Cluster from the main thread (``tests.redis_server``)."""
     if sys.platform == "linux":
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class RedisCluster:

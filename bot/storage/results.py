@@ -24,10 +24,35 @@ local done = redis.call('GET', KEYS[1])
 if done then return done end
 """
 
+# One player's rated result in a table, for _ELO and COUNT_TEAMS: their stats hash (``stats``: the rating
+# ``rating`` moved by ``d``, their name, played, won or lost, per game, the streak and the best one), the
+# table's leaderboard and their rating log in it (newest first, the last ``keep``: 'rating after,change,time,won').
+_RESULT = """
+local function record_result(stats, board, log, id, name, rating, d, won, game, at, keep)
+  redis.call('HSET', stats, 'rating', rating + d, 'name', name)
+  redis.call('HINCRBY', stats, 'played', 1)
+  redis.call('HINCRBY', stats, 'played:' .. game, 1)
+  if won then
+    redis.call('HINCRBY', stats, 'won', 1)
+    redis.call('HINCRBY', stats, 'won:' .. game, 1)
+    local streak = redis.call('HINCRBY', stats, 'streak', 1)
+    if streak > tonumber(redis.call('HGET', stats, 'best') or 0) then redis.call('HSET', stats, 'best', streak) end
+  else
+    redis.call('HINCRBY', stats, 'lost', 1)
+    redis.call('HSET', stats, 'streak', 0)
+  end
+  redis.call('ZADD', board, rating + d, id)
+  redis.call('LPUSH', log, (rating + d) .. ',' .. d .. ',' .. at .. ',' .. (won and '1' or '0'))
+  redis.call('LTRIM', log, 0, keep - 1)
+end
+"""
+
 # The Elo update of a table (the scope's two stats hashes and its leaderboard), for COUNT_CHAT and
 # COUNT_GLOBAL. ARGV: 2 winner id, 3 loser id, 4 K, 5 start rating, 6 game, 7 winner name, 8 loser name.
-# Each player's rating log in the scope (newest first, the last ``keep``) gets 'rating after,change,time,won'.
-_ELO = """
+# Each player's rating log in the scope gets their row (_RESULT).
+_ELO = (
+    _RESULT
+    + """
 local K = tonumber(ARGV[4])
 local start = tonumber(ARGV[5])
 local game = ARGV[6]
@@ -36,29 +61,12 @@ local function count(kw, kl, board, logw, logl, at, keep)
   local rl = tonumber(redis.call('HGET', kl, 'rating') or start)
   local expected = 1 / (1 + 10 ^ ((rl - rw) / 400))
   local d = math.floor(K * (1 - expected) + 0.5)
-  redis.call('HSET', kw, 'rating', rw + d, 'name', ARGV[7])
-  redis.call('HSET', kl, 'rating', rl - d, 'name', ARGV[8])
-  redis.call('HINCRBY', kw, 'played', 1)
-  redis.call('HINCRBY', kl, 'played', 1)
-  redis.call('HINCRBY', kw, 'won', 1)
-  redis.call('HINCRBY', kl, 'lost', 1)
-  redis.call('HINCRBY', kw, 'played:' .. game, 1)
-  redis.call('HINCRBY', kl, 'played:' .. game, 1)
-  redis.call('HINCRBY', kw, 'won:' .. game, 1)
-  local streak = redis.call('HINCRBY', kw, 'streak', 1)
-  if streak > tonumber(redis.call('HGET', kw, 'best') or 0) then
-    redis.call('HSET', kw, 'best', streak)
-  end
-  redis.call('HSET', kl, 'streak', 0)
-  redis.call('ZADD', board, rw + d, ARGV[2])
-  redis.call('ZADD', board, rl - d, ARGV[3])
-  redis.call('LPUSH', logw, (rw + d) .. ',' .. d .. ',' .. at .. ',1')
-  redis.call('LPUSH', logl, (rl - d) .. ',' .. (-d) .. ',' .. at .. ',0')
-  redis.call('LTRIM', logw, 0, keep - 1)
-  redis.call('LTRIM', logl, 0, keep - 1)
+  record_result(kw, board, logw, ARGV[2], ARGV[7], rw, d, true, game, at, keep)
+  record_result(kl, board, logl, ARGV[3], ARGV[8], rl, -d, false, game, at, keep)
   return {d, rw + d, rl - d}
 end
 """
+)
 
 # The head-to-head record of two people in a chat (KEYS[11]) and the chat's season (KEYS[12] its table,
 # KEYS[13] its counts), for COUNT_CHAT. A season's table is ordered by wins, then by the chat rating gained
@@ -192,6 +200,7 @@ return '1'
 # Returns the mark: 'change:rating' of each player in order, comma-separated.
 COUNT_TEAMS = (
     _ONCE
+    + _RESULT
     + """
 local K, start, game = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local n, winners = tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -208,22 +217,8 @@ for i = 1, n do
   local against = won and mean[2] or mean[1]
   local expected = 1 / (1 + 10 ^ ((against - rating[i]) / 400))
   local d = math.floor(K * ((won and 1 or 0) - expected) + 0.5)
-  local stats, log, id = KEYS[2 + i], KEYS[2 + n + i], ARGV[9 + i]
-  redis.call('HSET', stats, 'rating', rating[i] + d, 'name', ARGV[9 + n + i])
-  redis.call('HINCRBY', stats, 'played', 1)
-  redis.call('HINCRBY', stats, 'played:' .. game, 1)
-  if won then
-    redis.call('HINCRBY', stats, 'won', 1)
-    redis.call('HINCRBY', stats, 'won:' .. game, 1)
-    local streak = redis.call('HINCRBY', stats, 'streak', 1)
-    if streak > tonumber(redis.call('HGET', stats, 'best') or 0) then redis.call('HSET', stats, 'best', streak) end
-  else
-    redis.call('HINCRBY', stats, 'lost', 1)
-    redis.call('HSET', stats, 'streak', 0)
-  end
-  redis.call('ZADD', KEYS[2], rating[i] + d, id)
-  redis.call('LPUSH', log, (rating[i] + d) .. ',' .. d .. ',' .. at .. ',' .. (won and '1' or '0'))
-  redis.call('LTRIM', log, 0, keep - 1)
+  local id, name = ARGV[9 + i], ARGV[9 + n + i]
+  record_result(KEYS[2 + i], KEYS[2], KEYS[2 + n + i], id, name, rating[i], d, won, game, at, keep)
   answer[i] = d .. ':' .. (rating[i] + d)
 end
 if ARGV[9] == '1' then
@@ -387,7 +382,7 @@ class ResultStore(Store):
         ids = [uid for uid, _ in players]
         pairs = [] if chat_id is None else [k.pair(chat_id, a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
         keys = [
-            k.counted(scope, f"{match_id}:teams"),
+            k.counted(scope, f"{match_id}:teams"),  # not the chat's step's own mark: a finish in teams has both
             k.team_leaderboard(scope),
             *(k.team_stats(scope, uid) for uid in ids),
             *(k.team_rating_log(scope, uid) for uid in ids),
